@@ -1,0 +1,50 @@
+//===- Pipelines.h - Kiln's pass pipelines ---------------------*- C++ -*-===//
+
+#ifndef KILN_PIPELINES_PIPELINES_H
+#define KILN_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace kiln {
+
+/// Options of `--kiln-gpu-to-spirv`.
+struct GPUToSPIRVPipelineOptions
+    : public mlir::PassPipelineOptions<GPUToSPIRVPipelineOptions> {
+  PassOptions::Option<std::string> targetEnv{
+      *this, "target-env",
+      llvm::cl::desc("Target env profile for GPU modules without one "
+                     "(vulkan-1.1, vulkan-1.2, vulkan-1.3, lavapipe) or a "
+                     "#spirv.target_env literal"),
+      llvm::cl::init("vulkan-1.1")};
+  // The runtime reads index-typed push constants with the width recorded in
+  // the container, so this setting is part of the ABI (docs/abi.md).
+  PassOptions::Option<bool> use64BitIndex{
+      *this, "use-64bit-index",
+      llvm::cl::desc("Lower index to i64 in kernels and push constants"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> validate{
+      *this, "validate",
+      llvm::cl::desc("Validate every module with SPIRV-Tools"),
+      llvm::cl::init(true)};
+};
+
+/// Device side: outline, attach target envs, assign the kernel ABI, convert
+/// to nested spirv.modules and lower their ABI attributes.
+void buildGPUToSPIRVDevicePassPipeline(mlir::OpPassManager &pm,
+                                       const GPUToSPIRVPipelineOptions &options);
+
+/// `--kiln-gpu-to-spirv`: the device side, then validation and serialization
+/// into one gpu.binary per GPU module.
+void buildGPUToSPIRVPassPipeline(mlir::OpPassManager &pm,
+                                 const GPUToSPIRVPipelineOptions &options);
+
+/// Registers Kiln's pipelines with the global pass registry.
+void registerKilnPipelines();
+
+} // namespace kiln
+
+#endif // KILN_PIPELINES_PIPELINES_H

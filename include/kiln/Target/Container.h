@@ -1,0 +1,107 @@
+//===- Container.h - Kiln's Vulkan module container ------------*- C++ -*-===//
+//
+// The self-describing wrapper around the SPIR-V words of one GPU module: per
+// kernel its entry point, workgroup size and argument table, then the words.
+// The layout is documented in docs/abi.md. This header and its implementation
+// use the C++ standard library only: the Vulkan runtime links them without
+// LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TARGET_CONTAINER_H
+#define KILN_TARGET_CONTAINER_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kiln {
+namespace container {
+
+/// "KILN" read as a little-endian word.
+constexpr uint32_t kMagic = 0x4E4C494B;
+/// Bumped on every incompatible change of the layout.
+constexpr uint32_t kVersion = 1;
+/// Marks an argument with no push-constant data.
+constexpr uint32_t kNoPushConstant = 0xFFFFFFFFu;
+/// The first word of every SPIR-V module.
+constexpr uint32_t kSPIRVMagic = 0x07230203;
+
+enum class ArgKind : uint32_t { MemRef = 0, Scalar = 1 };
+
+/// Scalar types as they sit in the push-constant block.
+enum class ScalarType : uint32_t {
+  None = 0, ///< memref arguments
+  I1 = 1,   ///< stored as a 32-bit 0 or 1
+  I8 = 2,   ///< stored sign-extended in 32 bits
+  I16 = 3,  ///< stored sign-extended in 32 bits
+  I32 = 4,
+  I64 = 5,
+  F16 = 6, ///< stored as a 32-bit float
+  F32 = 7,
+  F64 = 8,
+  Index = 9, ///< 32 or 64 bits, as ModuleInfo::indexBits says
+};
+
+/// One kernel argument, in the order of the kernel's (and the launch's)
+/// operands.
+struct ArgInfo {
+  ArgKind kind = ArgKind::MemRef;
+  /// Scalars: the type. MemRefs: None.
+  ScalarType scalarType = ScalarType::None;
+  /// MemRefs: bytes per element. Scalars: bytes of the push-constant slot.
+  uint32_t size = 0;
+  /// MemRefs: rank (0 to 8; dynamic shapes or layouts up to 4). Scalars: 0.
+  uint32_t rank = 0;
+  /// MemRefs: the descriptor set and binding of the storage buffer.
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  /// Scalars: offset of the value. MemRefs with dynamic shape or layout:
+  /// offset of {offset, sizes[rank], strides[rank]}, each an index. Otherwise
+  /// kNoPushConstant.
+  uint32_t pushConstantOffset = kNoPushConstant;
+
+  bool operator==(const ArgInfo &o) const {
+    return kind == o.kind && scalarType == o.scalarType && size == o.size &&
+           rank == o.rank && set == o.set && binding == o.binding &&
+           pushConstantOffset == o.pushConstantOffset;
+  }
+};
+
+struct KernelInfo {
+  std::string name;
+  uint32_t workgroupSize[3] = {1, 1, 1};
+  /// Bytes of the push-constant block (0 when the kernel has none).
+  uint32_t pushConstantSize = 0;
+  std::vector<ArgInfo> args;
+};
+
+struct ModuleInfo {
+  /// Width in bits of index-typed push constants: 32 or 64.
+  uint32_t indexBits = 32;
+  std::vector<KernelInfo> kernels;
+  std::vector<uint32_t> spirv;
+
+  /// Returns the kernel named `name`, or null.
+  const KernelInfo *findKernel(const std::string &name) const;
+};
+
+/// Returns true when `data` starts with the container's magic word.
+bool isContainer(const void *data, size_t size);
+
+/// Serializes `module` into the container's byte layout.
+std::vector<uint8_t> write(const ModuleInfo &module);
+
+/// Parses a container. On failure returns false and sets `error` to a
+/// message that names the field that is truncated or corrupt.
+bool parse(const void *data, size_t size, ModuleInfo &module,
+           std::string &error);
+
+/// Human-readable name of a scalar type ("f32", "index", ...).
+const char *scalarTypeName(ScalarType type);
+
+} // namespace container
+} // namespace kiln
+
+#endif // KILN_TARGET_CONTAINER_H

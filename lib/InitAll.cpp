@@ -1,0 +1,23 @@
+//===- InitAll.cpp - Register what Kiln's tools understand ----------------===//
+
+#include "kiln/InitAll.h"
+#include "kiln/Pipelines/Pipelines.h"
+#include "kiln/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Target/SPIRV/Target.h"
+
+void kiln::registerAllDialects(mlir::DialectRegistry &registry) {
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::spirv::registerSPIRVTargetInterfaceExternalModels(registry);
+}
+
+void kiln::registerAllPasses() {
+  mlir::registerAllPasses();
+  kiln::registerKilnPasses();
+  kiln::registerKilnPipelines();
+}

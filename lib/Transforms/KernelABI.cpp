@@ -1,0 +1,469 @@
+//===- KernelABI.cpp - Assign the Vulkan ABI of every kernel --------------===//
+//
+// Derives spirv.entry_point_abi from the launches, spirv.interface_var_abi for
+// memref arguments, and Kiln's push-constant layout (docs/abi.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Transforms/KernelABI.h"
+#include "kiln/Transforms/Passes.h"
+
+#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_KILNSPIRVKERNELABI
+#include "kiln/Transforms/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+using namespace kiln;
+using container::ArgInfo;
+using container::ArgKind;
+using container::ScalarType;
+
+//===----------------------------------------------------------------------===//
+// The kiln.abi attribute
+//===----------------------------------------------------------------------===//
+
+DictionaryAttr KernelABI::toAttr(MLIRContext *context) const {
+  Builder b(context);
+  SmallVector<Attribute> argAttrs;
+  for (const ArgInfo &a : args) {
+    SmallVector<NamedAttribute> fields;
+    bool isMemRef = a.kind == ArgKind::MemRef;
+    fields.push_back(b.getNamedAttr(
+        "kind", b.getStringAttr(isMemRef ? "memref" : "scalar")));
+    if (!isMemRef)
+      fields.push_back(b.getNamedAttr(
+          "type", b.getStringAttr(container::scalarTypeName(a.scalarType))));
+    fields.push_back(b.getNamedAttr("size", b.getI32IntegerAttr(a.size)));
+    if (isMemRef) {
+      fields.push_back(b.getNamedAttr("rank", b.getI32IntegerAttr(a.rank)));
+      fields.push_back(b.getNamedAttr("set", b.getI32IntegerAttr(a.set)));
+      fields.push_back(
+          b.getNamedAttr("binding", b.getI32IntegerAttr(a.binding)));
+    }
+    if (a.pushConstantOffset != container::kNoPushConstant)
+      fields.push_back(b.getNamedAttr(
+          "push_constant_offset", b.getI32IntegerAttr(a.pushConstantOffset)));
+    argAttrs.push_back(b.getDictionaryAttr(fields));
+  }
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("index_bits", b.getI32IntegerAttr(indexBits)),
+       b.getNamedAttr("push_constant_size",
+                      b.getI32IntegerAttr(pushConstantSize)),
+       b.getNamedAttr("args", b.getArrayAttr(argAttrs))});
+}
+
+FailureOr<KernelABI> KernelABI::read(gpu::GPUFuncOp kernel) {
+  auto dict = kernel->getAttrOfType<DictionaryAttr>(kKernelABIAttrName);
+  auto fail = [&](const Twine &why) -> FailureOr<KernelABI> {
+    return kernel.emitError("kernel '")
+           << kernel.getName() << "' has " << why
+           << "; run kiln-spirv-kernel-abi first";
+  };
+  if (!dict)
+    return fail("no '" + kKernelABIAttrName + "' attribute");
+  auto getInt = [&](DictionaryAttr d, StringRef key, int64_t dflt) {
+    if (auto i = d.getAs<IntegerAttr>(key))
+      return i.getInt();
+    return dflt;
+  };
+  KernelABI abi;
+  abi.indexBits = getInt(dict, "index_bits", 0);
+  abi.pushConstantSize = getInt(dict, "push_constant_size", -1);
+  auto args = dict.getAs<ArrayAttr>("args");
+  if ((abi.indexBits != 32 && abi.indexBits != 64) || !args ||
+      args.size() != kernel.getNumArguments())
+    return fail("a malformed '" + kKernelABIAttrName + "' attribute");
+  for (auto [i, attr] : llvm::enumerate(args)) {
+    auto d = dyn_cast<DictionaryAttr>(attr);
+    auto kind = d ? d.getAs<StringAttr>("kind") : StringAttr();
+    if (!kind)
+      return fail("a malformed '" + kKernelABIAttrName + "' attribute");
+    ArgInfo a;
+    a.kind = kind.getValue() == "memref" ? ArgKind::MemRef : ArgKind::Scalar;
+    a.size = getInt(d, "size", 0);
+    a.rank = getInt(d, "rank", 0);
+    a.set = getInt(d, "set", 0);
+    a.binding = getInt(d, "binding", 0);
+    a.pushConstantOffset =
+        getInt(d, "push_constant_offset", container::kNoPushConstant);
+    if (a.kind == ArgKind::Scalar)
+      a.scalarType = getScalarType(kernel.getArgument(i).getType());
+    abi.args.push_back(a);
+  }
+  return abi;
+}
+
+container::ScalarType kiln::getScalarType(Type type) {
+  if (type.isIndex())
+    return ScalarType::Index;
+  if (auto i = dyn_cast<IntegerType>(type)) {
+    switch (i.getWidth()) {
+    case 1:
+      return ScalarType::I1;
+    case 8:
+      return ScalarType::I8;
+    case 16:
+      return ScalarType::I16;
+    case 32:
+      return ScalarType::I32;
+    case 64:
+      return ScalarType::I64;
+    }
+    return ScalarType::None;
+  }
+  if (type.isF16())
+    return ScalarType::F16;
+  if (type.isF32())
+    return ScalarType::F32;
+  if (type.isF64())
+    return ScalarType::F64;
+  return ScalarType::None;
+}
+
+bool kiln::needsMetadata(MemRefType type) {
+  return !type.hasStaticShape() || !type.getLayout().isIdentity();
+}
+
+/// Bytes of one memref element, or 0 when the element type is not storable
+/// in a Vulkan storage buffer.
+static unsigned getElementBytes(Type elementType) {
+  if (auto vec = dyn_cast<VectorType>(elementType)) {
+    if (vec.getRank() != 1 || vec.isScalable())
+      return 0;
+    return vec.getNumElements() * getElementBytes(vec.getElementType());
+  }
+  if (elementType.isIndex())
+    return 0;
+  if (!elementType.isIntOrFloat())
+    return 0;
+  unsigned bits = elementType.getIntOrFloatBitWidth();
+  if (bits % 8 || bits > 64)
+    return 0;
+  return bits / 8;
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A launch's block size: a value per dimension, or nullopt when it is
+/// known only at run time.
+struct LaunchInfo {
+  mutable gpu::LaunchFuncOp op;
+  std::optional<std::array<int64_t, 3>> blockSize;
+};
+
+class KernelABIPass : public kiln::impl::KilnSPIRVKernelABIBase<KernelABIPass> {
+public:
+  using Base::Base;
+  void runOnOperation() override;
+
+private:
+  LogicalResult assignWorkgroupSize(gpu::GPUFuncOp kernel,
+                                    spirv::TargetEnvAttr env,
+                                    ArrayRef<LaunchInfo> launches);
+  LogicalResult checkWorkgroupMemory(gpu::GPUFuncOp kernel,
+                                     spirv::TargetEnvAttr env);
+  LogicalResult assignArguments(gpu::GPUFuncOp kernel);
+};
+} // namespace
+
+static std::string formatSize(ArrayRef<int64_t> size) {
+  std::string s = "(";
+  for (auto [i, v] : llvm::enumerate(size))
+    s += (i ? ", " : "") + std::to_string(v);
+  return s + ")";
+}
+
+LogicalResult KernelABIPass::assignWorkgroupSize(gpu::GPUFuncOp kernel,
+                                                 spirv::TargetEnvAttr env,
+                                                 ArrayRef<LaunchInfo> launches) {
+  MLIRContext *ctx = kernel.getContext();
+  spirv::ResourceLimitsAttr limits = env.getResourceLimits();
+  int64_t maxInvocations = limits.getMaxComputeWorkgroupInvocations();
+  SmallVector<int64_t, 3> maxSize;
+  for (Attribute a : limits.getMaxComputeWorkgroupSize())
+    maxSize.push_back(cast<IntegerAttr>(a).getInt());
+
+  // Checks `size` against the target env at `op`.
+  auto checkLimits = [&](Operation *op, ArrayRef<int64_t> size) -> LogicalResult {
+    static const char *dims[] = {"x", "y", "z"};
+    int64_t product = 1;
+    for (unsigned d = 0; d < 3; ++d) {
+      if (size[d] < 1)
+        return op->emitError("block size ")
+               << formatSize(size) << " of kernel '" << kernel.getName()
+               << "' is not positive";
+      if (d < maxSize.size() && size[d] > maxSize[d])
+        return op->emitError("block size ")
+               << formatSize(size) << " of kernel '" << kernel.getName()
+               << "' is above the target env's limit in " << dims[d] << ": "
+               << size[d] << " > " << maxSize[d]
+               << " (max_compute_workgroup_size)";
+      product *= size[d];
+    }
+    if (product > maxInvocations)
+      return op->emitError("block size ")
+             << formatSize(size) << " of kernel '" << kernel.getName()
+             << "' has " << product
+             << " invocations, above the target env's limit of "
+             << maxInvocations << " (max_compute_workgroup_invocations)";
+    return success();
+  };
+
+  StringRef abiName = spirv::getEntryPointABIAttrName();
+  if (auto existing = kernel->getAttrOfType<spirv::EntryPointABIAttr>(abiName)) {
+    // The attribute wins; a launch with a different constant block size would
+    // run the kernel with the wrong number of threads, so it is an error.
+    DenseI32ArrayAttr wg = existing.getWorkgroupSize();
+    if (!wg)
+      return kernel.emitError("kernel '")
+             << kernel.getName()
+             << "' has a spirv.entry_point_abi without workgroup_size";
+    SmallVector<int64_t, 3> size(wg.asArrayRef().begin(),
+                                 wg.asArrayRef().end());
+    size.resize(3, 1);
+    if (failed(checkLimits(kernel, size)))
+      return failure();
+    for (const LaunchInfo &l : launches)
+      if (l.blockSize && ArrayRef<int64_t>(*l.blockSize) != ArrayRef(size))
+        return l.op.emitError("block size ")
+               << formatSize(*l.blockSize) << " differs from the workgroup size "
+               << formatSize(size) << " in the spirv.entry_point_abi of kernel '"
+               << kernel.getName() << "'";
+    return success();
+  }
+
+  std::optional<std::array<int64_t, 3>> chosen;
+  Operation *chosenAt = nullptr;
+  for (const LaunchInfo &l : launches) {
+    if (!l.blockSize)
+      return l.op.emitError("block size of kernel '")
+             << kernel.getName()
+             << "' is not a compile-time constant; a Vulkan compute pipeline "
+                "fixes the workgroup size when it is created: launch it with "
+                "constant block sizes or give the kernel a "
+                "spirv.entry_point_abi with workgroup_size";
+    if (!chosen) {
+      chosen = l.blockSize;
+      chosenAt = l.op;
+      continue;
+    }
+    if (*chosen != *l.blockSize) {
+      InFlightDiagnostic diag =
+          l.op.emitError("kernel '")
+          << kernel.getName() << "' is launched with block size "
+          << formatSize(*l.blockSize) << " here and "
+          << formatSize(*chosen)
+          << " elsewhere; a SPIR-V entry point has one workgroup size";
+      diag.attachNote(chosenAt->getLoc()) << "other launch here";
+      return diag;
+    }
+  }
+  if (!chosen) {
+    if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize()) {
+      std::array<int64_t, 3> size = {1, 1, 1};
+      for (auto [i, v] : llvm::enumerate(*known))
+        if (i < 3)
+          size[i] = v;
+      chosen = size;
+      chosenAt = kernel;
+    }
+  }
+  if (!chosen)
+    return kernel.emitError("kernel '")
+           << kernel.getName()
+           << "' has no launch with a constant block size and no "
+              "spirv.entry_point_abi; give it "
+              "spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size "
+              "= [X, Y, Z]>";
+  if (failed(checkLimits(chosenAt, *chosen)))
+    return failure();
+  SmallVector<int32_t, 3> wg(chosen->begin(), chosen->end());
+  kernel->setAttr(abiName,
+                  spirv::getEntryPointABIAttr(ctx, wg, std::nullopt));
+  return success();
+}
+
+LogicalResult KernelABIPass::checkWorkgroupMemory(gpu::GPUFuncOp kernel,
+                                                  spirv::TargetEnvAttr env) {
+  int64_t limit = env.getResourceLimits().getMaxComputeSharedMemorySize();
+  int64_t total = 0;
+  auto add = [&](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref || !memref.hasStaticShape())
+      return;
+    total += memref.getNumElements() *
+             std::max(1u, getElementBytes(memref.getElementType()));
+  };
+  for (BlockArgument arg : kernel.getWorkgroupAttributions())
+    add(arg.getType());
+  kernel.walk([&](memref::AllocOp alloc) {
+    if (auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+            alloc.getType().getMemorySpace()))
+      if (space.getValue() == gpu::AddressSpace::Workgroup)
+        add(alloc.getType());
+  });
+  if (total > limit)
+    return kernel.emitError("kernel '")
+           << kernel.getName() << "' uses " << total
+           << " bytes of workgroup memory, above the target env's limit of "
+           << limit << " (max_compute_shared_memory_size)";
+  return success();
+}
+
+LogicalResult KernelABIPass::assignArguments(gpu::GPUFuncOp kernel) {
+  MLIRContext *ctx = kernel.getContext();
+  KernelABI abi;
+  abi.indexBits = use64BitIndex ? 64 : 32;
+  unsigned offset = 0;
+  auto place = [&](unsigned bytes, unsigned align) {
+    offset = llvm::alignTo(offset, align);
+    unsigned at = offset;
+    offset += bytes;
+    return at;
+  };
+
+  StringRef varABIName = spirv::getInterfaceVarABIAttrName();
+  // Bindings already claimed by user-given interface_var_abi attributes.
+  llvm::DenseSet<std::pair<unsigned, unsigned>> taken;
+  for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
+    if (auto a =
+            kernel.getArgAttrOfType<spirv::InterfaceVarABIAttr>(i, varABIName))
+      if (!taken.insert({a.getDescriptorSet(), a.getBinding()}).second)
+        return kernel.emitError("kernel '")
+               << kernel.getName() << "' binds two arguments at (set "
+               << a.getDescriptorSet() << ", binding " << a.getBinding() << ")";
+
+  unsigned bufferIndex = 0;
+  for (BlockArgument arg : kernel.getArguments()) {
+    Type type = arg.getType();
+    ArgInfo info;
+    if (auto memref = dyn_cast<MemRefType>(type)) {
+      info.kind = ArgKind::MemRef;
+      info.size = getElementBytes(memref.getElementType());
+      info.rank = memref.getRank();
+      if (!info.size)
+        return kernel.emitError("kernel '")
+               << kernel.getName() << "' argument " << arg.getArgNumber()
+               << " has element type " << memref.getElementType()
+               << ", which a Vulkan storage buffer cannot hold";
+      if (auto space = memref.getMemorySpace()) {
+        auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space);
+        if (!gpuSpace || gpuSpace.getValue() != gpu::AddressSpace::Global)
+          return kernel.emitError("kernel '")
+                 << kernel.getName() << "' argument " << arg.getArgNumber()
+                 << " is in memory space " << space
+                 << "; kernel memref arguments must be global memory";
+      }
+      if (needsMetadata(memref)) {
+        int64_t off;
+        SmallVector<int64_t> strides;
+        if (info.rank > 4 || failed(memref.getStridesAndOffset(strides, off)))
+          return kernel.emitError("kernel '")
+                 << kernel.getName() << "' argument " << arg.getArgNumber()
+                 << " of type " << type
+                 << " is not supported: memrefs with dynamic shapes or "
+                    "layouts must be strided and of rank 1 to 4";
+        info.pushConstantOffset = place(
+            (1 + 2 * info.rank) * abi.indexBytes(), abi.indexBytes());
+      }
+      auto varABI = kernel.getArgAttrOfType<spirv::InterfaceVarABIAttr>(
+          arg.getArgNumber(), varABIName);
+      if (!varABI) {
+        while (taken.contains({0u, bufferIndex}))
+          ++bufferIndex;
+        varABI = spirv::getInterfaceVarABIAttr(0, bufferIndex, std::nullopt,
+                                               ctx);
+        taken.insert({0u, bufferIndex});
+        kernel.setArgAttr(arg.getArgNumber(), varABIName, varABI);
+      }
+      if (varABI.getStorageClass() &&
+          *varABI.getStorageClass() != spirv::StorageClass::StorageBuffer)
+        return kernel.emitError("kernel '")
+               << kernel.getName() << "' argument " << arg.getArgNumber()
+               << " must be a StorageBuffer in its spirv.interface_var_abi";
+      info.set = varABI.getDescriptorSet();
+      info.binding = varABI.getBinding();
+      ++bufferIndex;
+    } else {
+      info.kind = ArgKind::Scalar;
+      info.scalarType = getScalarType(type);
+      if (info.scalarType == ScalarType::None)
+        return kernel.emitError("kernel '")
+               << kernel.getName() << "' argument " << arg.getArgNumber()
+               << " has type " << type
+               << "; scalar arguments must be integers of 1 to 64 bits, "
+                  "f16, f32, f64 or index";
+      bool wide = info.scalarType == ScalarType::I64 ||
+                  info.scalarType == ScalarType::F64 ||
+                  (info.scalarType == ScalarType::Index && use64BitIndex);
+      info.size = wide ? 8 : 4;
+      info.pushConstantOffset = place(info.size, info.size);
+    }
+    abi.args.push_back(info);
+  }
+  abi.pushConstantSize = llvm::alignTo(offset, 4);
+  if (abi.pushConstantSize > kMaxPushConstantBytes)
+    return kernel.emitError("kernel '")
+           << kernel.getName() << "' needs " << abi.pushConstantSize
+           << " bytes of push constants for its scalars and memref "
+              "metadata, above the "
+           << kMaxPushConstantBytes
+           << " bytes every Vulkan device provides (maxPushConstantsSize)";
+  kernel->setAttr(kKernelABIAttrName, abi.toAttr(ctx));
+  return success();
+}
+
+void KernelABIPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  // Collect the launches of each kernel by its symbol.
+  llvm::DenseMap<Operation *, SmallVector<LaunchInfo>> launches;
+  SymbolTableCollection symbols;
+  module.walk([&](gpu::LaunchFuncOp launch) {
+    Operation *kernel =
+        symbols.lookupNearestSymbolFrom(launch, launch.getKernelAttr());
+    if (!kernel)
+      return;
+    LaunchInfo info{launch, std::nullopt};
+    std::array<int64_t, 3> size;
+    bool constant = true;
+    Value dims[] = {launch.getBlockSizeX(), launch.getBlockSizeY(),
+                    launch.getBlockSizeZ()};
+    for (unsigned d = 0; d < 3; ++d) {
+      std::optional<int64_t> c = getConstantIntValue(dims[d]);
+      constant &= c.has_value();
+      size[d] = c.value_or(0);
+    }
+    if (constant)
+      info.blockSize = size;
+    launches[kernel].push_back(info);
+  });
+
+  bool failed = false;
+  module.walk([&](gpu::GPUModuleOp gpuModule) {
+    spirv::TargetEnvAttr env = spirv::lookupTargetEnv(gpuModule);
+    if (!env)
+      return;
+    for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>()) {
+      if (!kernel.isKernel())
+        continue;
+      if (mlir::failed(assignWorkgroupSize(kernel, env,
+                                           launches.lookup(kernel))) ||
+          mlir::failed(checkWorkgroupMemory(kernel, env)) ||
+          mlir::failed(assignArguments(kernel)))
+        failed = true;
+    }
+  });
+  if (failed)
+    signalPassFailure();
+}

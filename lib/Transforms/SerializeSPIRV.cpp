@@ -1,0 +1,142 @@
+//===- SerializeSPIRV.cpp - Validated SPIR-V in Kiln's container ----------===//
+
+#include "kiln/Target/Container.h"
+#include "kiln/Target/TargetEnvs.h"
+#include "kiln/Transforms/KernelABI.h"
+#include "kiln/Transforms/Passes.h"
+
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Target/SPIRV/Serialization.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "spirv-tools/libspirv.hpp"
+
+namespace kiln {
+#define GEN_PASS_DEF_KILNSERIALIZESPIRV
+#include "kiln/Transforms/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+using namespace kiln;
+
+/// Validates `words` for `env`; on failure returns the validator's messages.
+static LogicalResult validateWords(ArrayRef<uint32_t> words,
+                              spirv::TargetEnvAttr env, std::string &log) {
+  spvtools::SpirvTools tools(static_cast<spv_target_env>(getValidatorEnv(env)));
+  tools.SetMessageConsumer([&](spv_message_level_t, const char *,
+                               const spv_position_t &pos, const char *msg) {
+    if (!log.empty())
+      log += "\n";
+    log += msg;
+    (void)pos;
+  });
+  spvtools::ValidatorOptions options;
+  return success(tools.Validate(words.data(), words.size(), options));
+}
+
+namespace {
+class SerializeSPIRVPass
+    : public kiln::impl::KilnSerializeSPIRVBase<SerializeSPIRVPass> {
+public:
+  using Base::Base;
+  void runOnOperation() override;
+
+private:
+  LogicalResult serializeModule(gpu::GPUModuleOp gpuModule);
+};
+} // namespace
+
+LogicalResult SerializeSPIRVPass::serializeModule(gpu::GPUModuleOp gpuModule) {
+  auto spvModules = llvm::to_vector(gpuModule.getOps<spirv::ModuleOp>());
+  if (spvModules.size() != 1)
+    return gpuModule.emitError("GPU module '")
+           << gpuModule.getName() << "' holds " << spvModules.size()
+           << " spirv.modules; expected exactly one (run "
+              "kiln-convert-gpu-to-spirv first)";
+  spirv::ModuleOp spvModule = spvModules.front();
+  spirv::TargetEnvAttr env = spirv::lookupTargetEnv(spvModule);
+  if (!env)
+    return spvModule.emitError("spirv.module has no spirv.target_env");
+
+  container::ModuleInfo info;
+  info.spirv.clear();
+  SmallVector<uint32_t> words;
+  spirv::SerializationOptions options;
+  options.emitSymbolName = true;
+  if (failed(spirv::serialize(spvModule, words, options)))
+    return failure();
+  if (validate) {
+    std::string log;
+    if (failed(validateWords(words, env, log)))
+      return gpuModule.emitError("SPIR-V of GPU module '")
+             << gpuModule.getName() << "' fails validation (spirv-val "
+             << "--target-env " << getValidatorEnvName(env) << "): " << log;
+  }
+  info.spirv.assign(words.begin(), words.end());
+
+  for (auto fn : gpuModule.getOps<gpu::GPUFuncOp>()) {
+    if (!fn.isKernel())
+      continue;
+    FailureOr<KernelABI> abi = KernelABI::read(fn);
+    if (failed(abi))
+      return failure();
+    auto entry = fn->getAttrOfType<spirv::EntryPointABIAttr>(
+        spirv::getEntryPointABIAttrName());
+    if (!entry || !entry.getWorkgroupSize())
+      return fn.emitError("kernel '")
+             << fn.getName() << "' has no spirv.entry_point_abi";
+    container::KernelInfo kernel;
+    kernel.name = fn.getName().str();
+    for (auto [i, s] : llvm::enumerate(entry.getWorkgroupSize().asArrayRef()))
+      if (i < 3)
+        kernel.workgroupSize[i] = s;
+    kernel.pushConstantSize = abi->pushConstantSize;
+    kernel.args = abi->args;
+    info.indexBits = abi->indexBits;
+    info.kernels.push_back(std::move(kernel));
+  }
+  if (info.kernels.empty())
+    return gpuModule.emitError("GPU module '")
+           << gpuModule.getName() << "' has no kernels";
+
+  if (!dumpDir.empty()) {
+    SmallString<128> path(dumpDir.getValue());
+    llvm::sys::path::append(path, gpuModule.getName() + ".spv");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (ec)
+      return gpuModule.emitError("cannot write '") << path << "': "
+                                                   << ec.message();
+    os.write(reinterpret_cast<const char *>(words.data()), words.size() * 4);
+  }
+
+  std::vector<uint8_t> bytes = container::write(info);
+  OpBuilder b(gpuModule);
+  auto object = gpu::ObjectAttr::get(
+      env, gpu::CompilationTarget::Binary,
+      b.getStringAttr(StringRef(reinterpret_cast<const char *>(bytes.data()),
+                                bytes.size())),
+      b.getDictionaryAttr({b.getNamedAttr("format",
+                                          b.getStringAttr("kiln-spirv"))}));
+  gpu::BinaryOp::create(b, gpuModule.getLoc(), gpuModule.getName(),
+                        /*offloadingHandler=*/nullptr,
+                        ArrayRef<Attribute>{object});
+  gpuModule.erase();
+  return success();
+}
+
+void SerializeSPIRVPass::runOnOperation() {
+  SmallVector<gpu::GPUModuleOp> modules;
+  getOperation().walk([&](gpu::GPUModuleOp m) {
+    if (!m.getOps<spirv::ModuleOp>().empty())
+      modules.push_back(m);
+  });
+  bool failed = false;
+  for (gpu::GPUModuleOp m : modules)
+    failed |= mlir::failed(serializeModule(m));
+  if (failed)
+    signalPassFailure();
+}

@@ -1,0 +1,155 @@
+//===- ContainerTest.cpp - Kiln container round trips and corruption ------===//
+
+#include "kiln/Target/Container.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+using namespace kiln::container;
+
+namespace {
+
+ModuleInfo makeModule() {
+  ModuleInfo m;
+  m.indexBits = 32;
+  KernelInfo k;
+  k.name = "scale";
+  k.workgroupSize[0] = 64;
+  k.pushConstantSize = 24;
+  ArgInfo buf;
+  buf.kind = ArgKind::MemRef;
+  buf.size = 4;
+  buf.rank = 2;
+  buf.binding = 0;
+  buf.pushConstantOffset = 0; // offset, sizes[2], strides[2] = 20 bytes
+  ArgInfo scalar;
+  scalar.kind = ArgKind::Scalar;
+  scalar.scalarType = ScalarType::F32;
+  scalar.size = 4;
+  scalar.pushConstantOffset = 20;
+  ArgInfo plain;
+  plain.kind = ArgKind::MemRef;
+  plain.size = 2;
+  plain.rank = 1;
+  plain.set = 1;
+  plain.binding = 3;
+  k.args = {buf, scalar, plain};
+  m.kernels.push_back(k);
+  KernelInfo empty;
+  empty.name = "noop";
+  m.kernels.push_back(empty);
+  m.spirv = {kSPIRVMagic, 0x00010600, 0, 42, 0};
+  return m;
+}
+
+TEST(Container, RoundTrip) {
+  ModuleInfo m = makeModule();
+  std::vector<uint8_t> bytes = write(m);
+  ASSERT_TRUE(isContainer(bytes.data(), bytes.size()));
+  ModuleInfo back;
+  std::string error;
+  ASSERT_TRUE(parse(bytes.data(), bytes.size(), back, error)) << error;
+  EXPECT_EQ(back.indexBits, 32u);
+  ASSERT_EQ(back.kernels.size(), 2u);
+  const KernelInfo *k = back.findKernel("scale");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->workgroupSize[0], 64u);
+  EXPECT_EQ(k->workgroupSize[1], 1u);
+  EXPECT_EQ(k->pushConstantSize, 24u);
+  ASSERT_EQ(k->args.size(), 3u);
+  EXPECT_EQ(k->args, m.kernels[0].args);
+  EXPECT_EQ(back.findKernel("noop")->args.size(), 0u);
+  EXPECT_EQ(back.findKernel("missing"), nullptr);
+  EXPECT_EQ(back.spirv, m.spirv);
+}
+
+TEST(Container, NamesArePadded) {
+  ModuleInfo m = makeModule();
+  m.kernels[0].name = "abcde"; // 5 bytes, padded to 8
+  std::vector<uint8_t> bytes = write(m);
+  EXPECT_EQ(bytes.size() % 4, 0u);
+  ModuleInfo back;
+  std::string error;
+  ASSERT_TRUE(parse(bytes.data(), bytes.size(), back, error)) << error;
+  EXPECT_EQ(back.kernels[0].name, "abcde");
+}
+
+TEST(Container, EveryTruncationFails) {
+  std::vector<uint8_t> bytes = write(makeModule());
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    ModuleInfo back;
+    std::string error;
+    EXPECT_FALSE(parse(bytes.data(), n, back, error)) << "length " << n;
+    EXPECT_FALSE(error.empty());
+  }
+}
+
+TEST(Container, TrailingBytesFail) {
+  std::vector<uint8_t> bytes = write(makeModule());
+  bytes.push_back(0);
+  ModuleInfo back;
+  std::string error;
+  EXPECT_FALSE(parse(bytes.data(), bytes.size(), back, error));
+}
+
+void patchWord(std::vector<uint8_t> &bytes, size_t wordIndex, uint32_t value) {
+  std::memcpy(bytes.data() + 4 * wordIndex, &value, 4);
+}
+
+TEST(Container, CorruptHeaderFields) {
+  const std::vector<uint8_t> good = write(makeModule());
+  struct Case {
+    size_t word;
+    uint32_t value;
+    const char *expect;
+  } cases[] = {
+      {0, 0x12345678, "bad magic"},
+      {1, 99, "version 99"},
+      {2, 16, "index width"},
+      {3, 0, "kernel count"},
+      {3, 1u << 20, "kernel count"},
+      {4, 1000, "SPIR-V"},
+      {5, 0, "kernel name"},          // name length 0
+      {5, 1u << 30, "kernel name"},   // absurd name length
+      {7, 0, "workgroup size 0"},     // workgroup x ("scale" pads to 2 words)
+      {10, 6, "push-constant size"},  // not a multiple of 4
+      {11, 1u << 20, "arguments"},    // argument count
+      {12, 7, "kind"},                // first argument's kind
+      {13, 42, "scalar type"},        // first argument's scalar type
+      {14, 0, "size"},                // first argument's element size
+      {15, 9, "rank"},                // first argument's rank
+      {18, 16, "past the end"},       // metadata beyond the block
+  };
+  for (const Case &c : cases) {
+    std::vector<uint8_t> bytes = good;
+    patchWord(bytes, c.word, c.value);
+    ModuleInfo back;
+    std::string error;
+    EXPECT_FALSE(parse(bytes.data(), bytes.size(), back, error))
+        << "word " << c.word;
+    EXPECT_NE(error.find(c.expect), std::string::npos)
+        << "word " << c.word << ": " << error;
+  }
+}
+
+TEST(Container, SPIRVMagicChecked) {
+  ModuleInfo m = makeModule();
+  m.spirv[0] = 0xDEADBEEF;
+  std::vector<uint8_t> bytes = write(m);
+  ModuleInfo back;
+  std::string error;
+  EXPECT_FALSE(parse(bytes.data(), bytes.size(), back, error));
+  EXPECT_NE(error.find("SPIR-V magic"), std::string::npos) << error;
+}
+
+TEST(Container, NullAndRawSPIRV) {
+  ModuleInfo back;
+  std::string error;
+  EXPECT_FALSE(parse(nullptr, 0, back, error));
+  uint32_t raw[] = {kSPIRVMagic, 0x00010000, 0, 1, 0};
+  EXPECT_FALSE(isContainer(raw, sizeof(raw)));
+  EXPECT_FALSE(parse(raw, sizeof(raw), back, error));
+}
+
+} // namespace
