@@ -57,7 +57,7 @@ static const Profile kProfiles[] = {
      "DotProductInput4x8Bit, DotProductInput4x8BitPacked], "
      "[SPV_KHR_storage_buffer_storage_class, SPV_KHR_8bit_storage, "
      "SPV_KHR_16bit_storage, SPV_KHR_integer_dot_product]>, api=Vulkan, "
-     "CPU, #spirv.resource_limits<max_compute_shared_memory_size = 32768, "
+     "#spirv.resource_limits<max_compute_shared_memory_size = 32768, "
      "max_compute_workgroup_invocations = 1024, "
      "max_compute_workgroup_size = [1024, 1024, 1024], subgroup_size = 8, "
      "min_subgroup_size = 8, max_subgroup_size = 8>>"},

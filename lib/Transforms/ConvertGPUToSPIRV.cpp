@@ -323,6 +323,35 @@ static LogicalResult rewriteKernelSignature(gpu::GPUFuncOp fn,
   return success();
 }
 
+/// Upstream's type converter widens f16 buffers it cannot access to f32, which
+/// would read the host's 16-bit data with a 32-bit stride. Refuse instead.
+static LogicalResult checkNarrowFloatStorage(gpu::GPUFuncOp fn,
+                                             spirv::TargetEnvAttr env) {
+  spirv::TargetEnv target(env);
+  for (BlockArgument arg : fn.getArguments()) {
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type)
+      continue;
+    Type element = getElementTypeOrSelf(type.getElementType());
+    if (!isa<FloatType>(element) || element.getIntOrFloatBitWidth() >= 32)
+      continue;
+    if (!element.isF16())
+      return fn.emitError("kernel '")
+             << fn.getName() << "' argument " << arg.getArgNumber()
+             << " has element type " << element
+             << ", which Vulkan storage buffers cannot hold";
+    if (!target.allows(spirv::Capability::StorageBuffer16BitAccess) ||
+        !target.allows(spirv::Extension::SPV_KHR_16bit_storage))
+      return fn.emitError("kernel '")
+             << fn.getName() << "' argument " << arg.getArgNumber()
+             << " of type " << type
+             << " cannot be accessed for this target env: it needs "
+                "capability StorageBuffer16BitAccess and extension "
+                "SPV_KHR_16bit_storage";
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Push constants on the SPIR-V side
 //===----------------------------------------------------------------------===//
@@ -460,6 +489,10 @@ static void collectMissing(Operation *op, const spirv::TargetEnv &target,
     addType(t);
   for (Type t : op->getOperandTypes())
     addType(t);
+  // Kernel arguments: the buffers' types are on the function.
+  if (auto fn = dyn_cast<spirv::FuncOp>(op))
+    for (Type t : fn.getFunctionType().getInputs())
+      addType(t);
 }
 
 /// Explains why ops of the gpu.module in `pristine` (a copy of the clone
@@ -548,6 +581,8 @@ LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
   for (auto fn : clone.getOps<gpu::GPUFuncOp>()) {
     if (!fn.isKernel())
       continue;
+    if (failed(checkNarrowFloatStorage(fn, env)))
+      return failure();
     FailureOr<KernelABI> abi = KernelABI::read(fn);
     if (failed(abi) || failed(rewriteKernelSignature(fn, *abi)))
       return failure();

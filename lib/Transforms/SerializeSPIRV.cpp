@@ -61,8 +61,16 @@ LogicalResult SerializeSPIRVPass::serializeModule(gpu::GPUModuleOp gpuModule) {
   if (!env)
     return spvModule.emitError("spirv.module has no spirv.target_env");
 
+  // spirv-update-vce picks the lowest version the ops need, but
+  // spirv-lower-abi-attrs listed the entry points' interfaces by the target
+  // env's version (all globals from SPIR-V 1.4 on): declare that version.
+  spirv::VerCapExtAttr vce = spvModule.getVceTriple().value_or(nullptr);
+  if (vce && vce.getVersion() < env.getVersion())
+    spvModule.setVceTripleAttr(spirv::VerCapExtAttr::get(
+        env.getVersion(), llvm::to_vector(vce.getCapabilities()),
+        llvm::to_vector(vce.getExtensions()), &getContext()));
+
   container::ModuleInfo info;
-  info.spirv.clear();
   SmallVector<uint32_t> words;
   spirv::SerializationOptions options;
   options.emitSymbolName = true;
@@ -71,7 +79,7 @@ LogicalResult SerializeSPIRVPass::serializeModule(gpu::GPUModuleOp gpuModule) {
   if (validate) {
     std::string log;
     if (failed(validateWords(words, env, log)))
-      return gpuModule.emitError("SPIR-V of GPU module '")
+      return emitError(gpuModule.getLoc(), "SPIR-V of GPU module '")
              << gpuModule.getName() << "' fails validation (spirv-val "
              << "--target-env " << getValidatorEnvName(env) << "): " << log;
   }

@@ -126,6 +126,8 @@ int main(int argc, char **argv) {
   kiln::registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Diagnostics point at the user's source; IR dumps are for kiln-opt.
+  context.printOpOnDiagnostic(false);
 
   std::string error;
   if (failed(kiln::getTargetEnvProfile(&context, targetEnv, error)))
