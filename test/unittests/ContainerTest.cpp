@@ -112,14 +112,15 @@ TEST(Container, CorruptHeaderFields) {
       {4, 1000, "SPIR-V"},
       {5, 0, "kernel name"},          // name length 0
       {5, 1u << 30, "kernel name"},   // absurd name length
-      {7, 0, "workgroup size 0"},     // workgroup x ("scale" pads to 2 words)
-      {10, 6, "push-constant size"},  // not a multiple of 4
-      {11, 1u << 20, "arguments"},    // argument count
-      {12, 7, "kind"},                // first argument's kind
-      {13, 42, "scalar type"},        // first argument's scalar type
-      {14, 0, "size"},                // first argument's element size
-      {15, 9, "rank"},                // first argument's rank
-      {18, 16, "past the end"},       // metadata beyond the block
+      {8, 0, "workgroup size 0"},     // workgroup x ("scale" pads to 2 words)
+      {11, 6, "push-constant size"},  // not a multiple of 4
+      {12, 1u << 20, "arguments"},    // argument count
+      {13, 7, "kind"},                // first argument's kind
+      {14, 42, "scalar type"},        // first argument's scalar type
+      {15, 0, "size"},                // first argument's element size
+      {16, 9, "rank"},                // first argument's rank
+      {19, 16, "past the end"},       // metadata beyond the block
+      {21, 0, "mixes kind"},          // scalar argument with type None
   };
   for (const Case &c : cases) {
     std::vector<uint8_t> bytes = good;

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Installs the Debian packages Kiln builds, tests and runs with, where missing.
+set -eu
+
+PACKAGES="cmake ninja-build g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools \
+llvm-22-tools libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers \
+vulkan-tools spirv-tools glslc libgtest-dev"
+
+missing=""
+for p in $PACKAGES; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+    missing="$missing $p"
+  fi
+done
+[ -z "$missing" ] && exit 0
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+  SUDO=sudo
+fi
+echo "kiln: installing$missing" >&2
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

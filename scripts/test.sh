@@ -1,0 +1,30 @@
+#!/bin/sh
+# Installs what is missing, builds Kiln and runs the whole test suite: the
+# lit suite (passes, tools, the kernel corpus) and the GoogleTest units.
+set -eu
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh
+
+lit=/usr/lib/llvm-22/bin/lit
+status=0
+"$lit" -sv build/test --xunit-xml-output build/lit-results.xml || status=1
+build/unittests/KilnUnitTests --gtest_brief=1 \
+  --gtest_output=xml:build/gtest-results.xml || status=1
+
+# One summary line over both suites.
+python3 - <<'PY'
+import xml.etree.ElementTree as ET
+passed = failed = skipped = 0
+for path in ("build/lit-results.xml", "build/gtest-results.xml"):
+    root = ET.parse(path).getroot()
+    for case in root.iter("testcase"):
+        if case.find("failure") is not None or case.find("error") is not None:
+            failed += 1
+        elif case.find("skipped") is not None:
+            skipped += 1
+        else:
+            passed += 1
+print(f"{passed} passed, {failed} failed, {skipped} skipped")
+PY
+exit $status
