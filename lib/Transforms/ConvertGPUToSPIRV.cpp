@@ -328,7 +328,10 @@ static LogicalResult rewriteKernelSignature(gpu::GPUFuncOp fn,
 static LogicalResult checkNarrowFloatStorage(gpu::GPUFuncOp fn,
                                              spirv::TargetEnvAttr env) {
   spirv::TargetEnv target(env);
-  for (BlockArgument arg : fn.getArguments()) {
+  // Not getArguments(): the entry block also holds workgroup and private
+  // attributions.
+  for (unsigned argIndex = 0; argIndex < fn.getNumArguments(); ++argIndex) {
+    BlockArgument arg = fn.getArgument(argIndex);
     auto type = dyn_cast<MemRefType>(arg.getType());
     if (!type)
       continue;
@@ -428,6 +431,15 @@ static LogicalResult convertClone(gpu::GPUModuleOp clone,
   clone->setAttr(spirv::getTargetEnvAttrName(), env);
   spirv::MemorySpaceToStorageClassConverter memorySpaces(
       spirv::mapMemorySpaceToVulkanStorageClass);
+  // Upstream's memory space conversion leaves the block arguments of
+  // workgroup and private attributions alone; map them here.
+  for (auto fn : clone.getOps<gpu::GPUFuncOp>()) {
+    SmallVector<BlockArgument> attributions(fn.getWorkgroupAttributions());
+    llvm::append_range(attributions, fn.getPrivateAttributions());
+    for (BlockArgument arg : attributions)
+      if (Type converted = memorySpaces.convertType(arg.getType()))
+        arg.setType(converted);
+  }
   spirv::convertMemRefTypesAndAttrs(clone, memorySpaces);
 
   std::unique_ptr<ConversionTarget> target =

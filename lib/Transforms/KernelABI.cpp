@@ -345,7 +345,10 @@ LogicalResult KernelABIPass::assignArguments(gpu::GPUFuncOp kernel) {
                << a.getDescriptorSet() << ", binding " << a.getBinding() << ")";
 
   unsigned bufferIndex = 0;
-  for (BlockArgument arg : kernel.getArguments()) {
+  // Not getArguments(): the entry block also holds workgroup and private
+  // attributions.
+  for (unsigned argIndex = 0; argIndex < kernel.getNumArguments(); ++argIndex) {
+    BlockArgument arg = kernel.getArgument(argIndex);
     Type type = arg.getType();
     ArgInfo info;
     if (auto memref = dyn_cast<MemRefType>(type)) {
