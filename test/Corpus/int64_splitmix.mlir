@@ -12,11 +12,11 @@
 // CHECK: OpFunction
 // CHECK: OpLoad %ulong
 // CHECK: OpUConvert %ulong
-// CHECK: OpIMul %ulong
+// CHECK: OpIMul %ulong %{{[0-9]+}} %ulong_11400714819323198485
 // CHECK: OpIAdd %ulong
 // CHECK: OpShiftRightLogical %ulong %{{[0-9]+}} %ulong_30
 // CHECK: OpBitwiseXor %ulong
-// CHECK: OpIMul %ulong
+// CHECK: OpIMul %ulong %{{[0-9]+}} %ulong_13787848793156543929
 // CHECK: OpShiftRightLogical %ulong %{{[0-9]+}} %ulong_27
 // CHECK: OpShiftRightLogical %ulong %{{[0-9]+}} %ulong_31
 // CHECK: OpStore
