@@ -1,7 +1,7 @@
 // RUN: kiln-compile %s --target=vulkan --emit=spirv --target-env=lavapipe --use-64bit-index -o %t.spv
 // RUN: spirv-val --target-env vulkan1.3 %t.spv
 // RUN: spirv-dis %t.spv | FileCheck %s
-// ReLU in place on a memref<?xf32> with --use-64bit-index: index math and the offset/size/stride push constants are i64.
+// In-place ReLU on memref<?xf32> with --use-64bit-index: index math and memref metadata are i64.
 
 // CHECK: OpCapability Int64
 // CHECK: OpEntryPoint GLCompute %{{.*}} "relu_dyn_kernel"

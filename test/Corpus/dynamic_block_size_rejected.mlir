@@ -1,5 +1,5 @@
 // RUN: not kiln-compile %s --target=vulkan --emit=spirv --target-env=vulkan-1.1 -o %t.spv 2>&1 | FileCheck %s
-// A gpu.launch whose block size is a host runtime value is rejected: Vulkan fixes the workgroup size at pipeline creation.
+// A gpu.launch with a runtime block size is rejected: Vulkan fixes the workgroup size at pipeline creation.
 
 // CHECK: error: block size of kernel 'scale_kernel' is not a compile-time constant
 

@@ -2,8 +2,7 @@
 // RUN: spirv-val --target-env vulkan1.1 %t.spv
 // RUN: spirv-val --target-env vulkan1.3 %t.spv
 // RUN: spirv-dis %t.spv | FileCheck %s
-// i8 add without Int8: byte buffers are emulated as i32 words, bytes are
-// extracted with shifts and masks and stored with atomic and/or.
+// i8 add on vulkan-1.1 (no Int8): byte buffers become i32 words, read with shifts/masks and written with atomic and/or.
 
 // CHECK-NOT: OpCapability Int8
 // CHECK: OpEntryPoint GLCompute %{{.*}} "bytes_add_kernel"

@@ -2,8 +2,7 @@
 // RUN: spirv-val --target-env vulkan1.1 %t.spv
 // RUN: spirv-val --target-env vulkan1.3 %t.spv
 // RUN: spirv-dis %t.spv | FileCheck %s
-// 1-D grid-stride loop: a fixed grid of 8x128 threads scales a 100000-element
-// buffer, each thread stepping by the total thread count (grid_dim * block_dim).
+// 1-D grid-stride loop: 8 blocks of 128 threads double a 100000-element buffer, stepping by grid_dim * block_dim.
 
 // CHECK: OpEntryPoint GLCompute %{{.*}} "scale_all_kernel" {{.*}}%__builtin__NumWorkgroups__
 // CHECK: OpExecutionMode %{{.*}} LocalSize 128 1 1

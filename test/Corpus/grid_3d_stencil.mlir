@@ -2,8 +2,7 @@
 // RUN: spirv-val --target-env vulkan1.1 %t.spv
 // RUN: spirv-val --target-env vulkan1.3 %t.spv
 // RUN: spirv-dis %t.spv | FileCheck %s
-// 3-D grid and 3-D blocks (8x4x4): 7-point Laplacian stencil on the interior
-// of a 32x32x32 f32 volume.
+// 3-D grid of 8x4x4 blocks: 7-point Laplacian stencil on the interior of a 32x32x32 f32 volume.
 
 // CHECK: OpEntryPoint GLCompute %{{.*}} "laplacian_kernel"
 // CHECK: OpExecutionMode %{{.*}} LocalSize 8 4 4

@@ -2,7 +2,7 @@
 // RUN: spirv-val --target-env vulkan1.1 %t.spv
 // RUN: spirv-val --target-env vulkan1.3 %t.spv
 // RUN: spirv-dis %t.spv | FileCheck %s
-// Gathers a 48x64 row-major matrix into 8x8-tile-major order using index dialect ops (constant, add, mul, divu, remu, cmp).
+// Reorders a 48x64 matrix into 8x8-tile-major order with index dialect ops (constant, add, mul, divu, remu, cmp).
 
 // CHECK: OpEntryPoint GLCompute %{{.*}} "tile_gather_kernel"
 // CHECK: OpExecutionMode %{{.*}} LocalSize 64 1 1

@@ -1,7 +1,7 @@
 // RUN: kiln-compile %s --target=vulkan --emit=spirv --target-env=lavapipe -o %t.spv
 // RUN: spirv-val --target-env vulkan1.3 %t.spv
 // RUN: spirv-dis %t.spv | FileCheck %s
-// SplitMix64 random stream: out[i] = mix(seed + i * golden) with i64 multiply, xor and logical shifts and an i64 seed push constant.
+// SplitMix64 stream out[i] = mix(seed + i * golden): i64 mul, xor, shifts and an i64 seed push constant.
 
 // CHECK: OpCapability Int64
 // CHECK: OpEntryPoint GLCompute %{{.*}} "splitmix_kernel"

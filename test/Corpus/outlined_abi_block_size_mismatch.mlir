@@ -1,5 +1,5 @@
 // RUN: not kiln-compile %s --target=vulkan --emit=spirv --target-env=vulkan-1.1 -o %t.spv 2>&1 | FileCheck %s
-// A gpu.launch_func whose block size (64, 1, 1) contradicts the kernel's spirv.entry_point_abi workgroup_size [32, 1, 1] is rejected.
+// A gpu.launch_func with 64 threads against a spirv.entry_point_abi workgroup_size of 32 is rejected.
 
 // CHECK: error: block size (64, 1, 1) differs from the workgroup size (32, 1, 1) in the spirv.entry_point_abi of kernel 'negate'
 

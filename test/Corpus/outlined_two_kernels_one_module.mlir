@@ -2,7 +2,7 @@
 // RUN: spirv-val --target-env vulkan1.1 %t.spv
 // RUN: spirv-val --target-env vulkan1.3 %t.spv
 // RUN: spirv-dis %t.spv | FileCheck %s
-// One pre-outlined gpu.module with two kernels (fill, then gather by index) launched via gpu.launch_func: one .spv, two entry points.
+// One pre-outlined gpu.module with two kernels (fill, gather) launched by gpu.launch_func: one .spv, two entry points.
 
 // CHECK-DAG: OpEntryPoint GLCompute %[[FILL:[a-z_0-9]+]] "fill"
 // CHECK-DAG: OpEntryPoint GLCompute %[[GATHER:[a-z_0-9]+]] "gather"

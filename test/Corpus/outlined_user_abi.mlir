@@ -2,7 +2,7 @@
 // RUN: spirv-val --target-env vulkan1.1 %t.spv
 // RUN: spirv-val --target-env vulkan1.3 %t.spv
 // RUN: spirv-dis %t.spv | FileCheck %s
-// Pre-outlined gpu.module kernel (y = x * x) whose user-given spirv.entry_point_abi and interface_var_abi bindings are kept.
+// Pre-outlined kernel y = x * x keeps its user-given spirv.entry_point_abi and interface_var_abi bindings.
 
 // CHECK: OpEntryPoint GLCompute %{{.*}} "square"
 // CHECK: OpExecutionMode %{{.*}} LocalSize 32 2 1

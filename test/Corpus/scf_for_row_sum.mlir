@@ -2,8 +2,7 @@
 // RUN: spirv-val --target-env vulkan1.1 %t.spv
 // RUN: spirv-val --target-env vulkan1.3 %t.spv
 // RUN: spirv-dis %t.spv | FileCheck %s
-// Row sum: one thread per row of a 1024x256 f32 matrix accumulates the row in
-// an scf.for loop with an iter_args accumulator.
+// Row sums of a 1024x256 f32 matrix: one thread per row, an scf.for loop with an iter_args accumulator.
 
 // CHECK: OpEntryPoint GLCompute %{{.*}} "row_sum_kernel"
 // CHECK: OpExecutionMode %{{.*}} LocalSize 64 1 1

@@ -2,8 +2,7 @@
 // RUN: spirv-val --target-env vulkan1.1 %t.spv
 // RUN: spirv-val --target-env vulkan1.3 %t.spv
 // RUN: spirv-dis %t.spv | FileCheck %s
-// Leaky ReLU with an scf.if that yields a value: y = x > 0 ? x : 0.01 * x,
-// nested inside the bounds-check scf.if.
+// Leaky ReLU y = x > 0 ? x : 0.01 * x with a value-yielding scf.if nested in the bounds-check scf.if.
 
 // CHECK: OpEntryPoint GLCompute %{{.*}} "leaky_relu_kernel"
 // CHECK: OpExecutionMode %{{.*}} LocalSize 128 1 1

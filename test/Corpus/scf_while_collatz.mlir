@@ -2,8 +2,7 @@
 // RUN: spirv-val --target-env vulkan1.1 %t.spv
 // RUN: spirv-val --target-env vulkan1.3 %t.spv
 // RUN: spirv-dis %t.spv | FileCheck %s
-// Collatz stopping times: each thread iterates n -> n/2 or 3n+1 in an
-// scf.while loop until n == 1 (or 1000 steps) and stores the step count.
+// Collatz stopping times: an scf.while iterates n -> n/2 or 3n+1 until n == 1 (at most 1000 steps) per thread.
 
 // CHECK: OpEntryPoint GLCompute %{{.*}} "collatz_kernel"
 // CHECK: OpExecutionMode %{{.*}} LocalSize 64 1 1

@@ -2,9 +2,7 @@
 // RUN: spirv-val --target-env vulkan1.1 %t.spv
 // RUN: spirv-val --target-env vulkan1.3 %t.spv
 // RUN: spirv-dis %t.spv | FileCheck %s
-// Block-level tree reduction in a memref.alloc'd workgroup buffer (memory
-// space 3): active threads halve each step with a barrier per step, and
-// thread 0 writes the block's partial sum.
+// Block tree reduction in a memref.alloc workgroup buffer (memory space 3), a gpu.barrier per halving step.
 
 // CHECK: OpEntryPoint GLCompute %{{.*}} "block_sum_kernel"
 // CHECK: OpExecutionMode %{{.*}} LocalSize 128 1 1

@@ -5,7 +5,7 @@
 // RUN: spirv-val --target-env vulkan1.1 %t.spv
 // RUN: spirv-val --target-env vulkan1.3 %t.spv
 // RUN: spirv-dis %t.spv | FileCheck %s
-// Reverses each 64-element tile through a gpu.launch workgroup attribution, with a gpu.barrier between writes and reads.
+// Reverses 64-element tiles through a gpu.launch workgroup attribution, with a gpu.barrier between writes and reads.
 
 // CHECK: OpEntryPoint GLCompute %{{.*}} "reverse_tiles_kernel"
 // CHECK: OpExecutionMode %{{.*}} LocalSize 64 1 1
