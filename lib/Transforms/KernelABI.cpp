@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Conversion/MemRefToSPIRV/MemRefToSPIRV.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -126,6 +127,22 @@ container::ScalarType kiln::getScalarType(Type type) {
   if (type.isF64())
     return ScalarType::F64;
   return ScalarType::None;
+}
+
+std::optional<spirv::StorageClass> kiln::mapMemorySpace(Attribute space) {
+  if (auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space)) {
+    switch (gpuSpace.getValue()) {
+    case gpu::AddressSpace::Global:
+      return spirv::StorageClass::StorageBuffer;
+    case gpu::AddressSpace::Workgroup:
+      return spirv::StorageClass::Workgroup;
+    case gpu::AddressSpace::Private:
+      return spirv::StorageClass::Function;
+    }
+  }
+  if (auto storage = dyn_cast_or_null<spirv::StorageClassAttr>(space))
+    return storage.getValue();
+  return spirv::mapMemorySpaceToVulkanStorageClass(space);
 }
 
 bool kiln::needsMetadata(MemRefType type) {
@@ -308,10 +325,9 @@ LogicalResult KernelABIPass::checkWorkgroupMemory(gpu::GPUFuncOp kernel,
   for (BlockArgument arg : kernel.getWorkgroupAttributions())
     add(arg.getType());
   kernel.walk([&](memref::AllocOp alloc) {
-    if (auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
-            alloc.getType().getMemorySpace()))
-      if (space.getValue() == gpu::AddressSpace::Workgroup)
-        add(alloc.getType());
+    if (mapMemorySpace(alloc.getType().getMemorySpace()) ==
+        spirv::StorageClass::Workgroup)
+      add(alloc.getType());
   });
   if (total > limit)
     return kernel.emitError("kernel '")
@@ -360,14 +376,12 @@ LogicalResult KernelABIPass::assignArguments(gpu::GPUFuncOp kernel) {
                << kernel.getName() << "' argument " << arg.getArgNumber()
                << " has element type " << memref.getElementType()
                << ", which a Vulkan storage buffer cannot hold";
-      if (auto space = memref.getMemorySpace()) {
-        auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space);
-        if (!gpuSpace || gpuSpace.getValue() != gpu::AddressSpace::Global)
-          return kernel.emitError("kernel '")
-                 << kernel.getName() << "' argument " << arg.getArgNumber()
-                 << " is in memory space " << space
-                 << "; kernel memref arguments must be global memory";
-      }
+      if (Attribute space = memref.getMemorySpace();
+          mapMemorySpace(space) != spirv::StorageClass::StorageBuffer)
+        return kernel.emitError("kernel '")
+               << kernel.getName() << "' argument " << arg.getArgNumber()
+               << " is in memory space " << space
+               << "; kernel memref arguments must be global memory";
       if (needsMetadata(memref)) {
         int64_t off;
         SmallVector<int64_t> strides;
@@ -383,11 +397,12 @@ LogicalResult KernelABIPass::assignArguments(gpu::GPUFuncOp kernel) {
       auto varABI = kernel.getArgAttrOfType<spirv::InterfaceVarABIAttr>(
           arg.getArgNumber(), varABIName);
       if (!varABI) {
-        while (taken.contains({0u, bufferIndex}))
-          ++bufferIndex;
-        varABI = spirv::getInterfaceVarABIAttr(0, bufferIndex, std::nullopt,
-                                               ctx);
-        taken.insert({0u, bufferIndex});
+        // Its position among the buffers, or the next binding not taken.
+        unsigned binding = bufferIndex;
+        while (taken.contains({0u, binding}))
+          ++binding;
+        varABI = spirv::getInterfaceVarABIAttr(0, binding, std::nullopt, ctx);
+        taken.insert({0u, binding});
         kernel.setArgAttr(arg.getArgNumber(), varABIName, varABI);
       }
       if (varABI.getStorageClass() &&

@@ -37,6 +37,29 @@ static LogicalResult validateWords(ArrayRef<uint32_t> words,
   return success(tools.Validate(words.data(), words.size(), options));
 }
 
+/// Capabilities that spirv-update-vce cannot infer from op definitions alone:
+/// 64-bit integer atomics need Int64Atomics. Adds them to `caps`, or fails
+/// at the op when the target env does not allow them.
+static LogicalResult addTypeDependentCapabilities(
+    spirv::ModuleOp module, spirv::TargetEnvAttr env,
+    SmallVectorImpl<spirv::Capability> &caps) {
+  spirv::TargetEnv target(env);
+  WalkResult result = module.walk([&](Operation *op) {
+    if (!op->getName().getStringRef().starts_with("spirv.Atomic") ||
+        op->getNumResults() != 1 || !op->getResult(0).getType().isInteger(64))
+      return WalkResult::advance();
+    if (!target.allows(spirv::Capability::Int64Atomics)) {
+      op->emitError("64-bit integer atomics need capability Int64Atomics, "
+                    "which this target env does not have");
+      return WalkResult::interrupt();
+    }
+    if (!llvm::is_contained(caps, spirv::Capability::Int64Atomics))
+      caps.push_back(spirv::Capability::Int64Atomics);
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 namespace {
 class SerializeSPIRVPass
     : public kiln::impl::KilnSerializeSPIRVBase<SerializeSPIRVPass> {
@@ -65,10 +88,15 @@ LogicalResult SerializeSPIRVPass::serializeModule(gpu::GPUModuleOp gpuModule) {
   // spirv-lower-abi-attrs listed the entry points' interfaces by the target
   // env's version (all globals from SPIR-V 1.4 on): declare that version.
   spirv::VerCapExtAttr vce = spvModule.getVceTriple().value_or(nullptr);
-  if (vce && vce.getVersion() < env.getVersion())
+  if (vce) {
+    SmallVector<spirv::Capability> caps =
+        llvm::to_vector(vce.getCapabilities());
+    if (failed(addTypeDependentCapabilities(spvModule, env, caps)))
+      return failure();
     spvModule.setVceTripleAttr(spirv::VerCapExtAttr::get(
-        env.getVersion(), llvm::to_vector(vce.getCapabilities()),
+        std::max(vce.getVersion(), env.getVersion()), caps,
         llvm::to_vector(vce.getExtensions()), &getContext()));
+  }
 
   container::ModuleInfo info;
   SmallVector<uint32_t> words;

@@ -1,5 +1,3 @@
-// XFAIL: *
-// Known bug, listed in the closing note of the SPIR-V pipeline issue.
 // RUN: kiln-compile %s --target=vulkan --emit=spirv --target-env=vulkan-1.1 -o %t.spv
 // RUN: spirv-val --target-env vulkan1.1 %t.spv
 // RUN: spirv-val --target-env vulkan1.3 %t.spv

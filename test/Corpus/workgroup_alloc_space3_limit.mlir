@@ -1,5 +1,3 @@
-// XFAIL: *
-// Known bug, listed in the closing note of the SPIR-V pipeline issue.
 // RUN: not kiln-compile %s --target=vulkan --emit=spirv --target-env=vulkan-1.1 -o %t.spv 2>&1 | FileCheck %s
 // A 64 KiB memref.alloc in memory space 3 (Workgroup) must hit vulkan-1.1's 16 KiB shared-memory limit too.
 

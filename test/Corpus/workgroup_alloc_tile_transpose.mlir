@@ -1,6 +1,3 @@
-// XFAIL: *
-// Known gap, tracked in the closing note of the SPIR-V pipeline issue: see
-// docs/user-guide.md, "Known gaps".
 // RUN: kiln-compile %s --target=vulkan --emit=spirv --target-env=vulkan-1.1 -o %t.spv
 // RUN: spirv-val --target-env vulkan1.1 %t.spv
 // RUN: spirv-val --target-env vulkan1.3 %t.spv
