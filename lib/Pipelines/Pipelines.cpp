@@ -3,7 +3,17 @@
 #include "kiln/Pipelines/Pipelines.h"
 #include "kiln/Transforms/Passes.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -34,7 +44,38 @@ void kiln::buildGPUToSPIRVPassPipeline(
   pm.addPass(createKilnSerializeSPIRV(serialize));
 }
 
+void kiln::buildHostToLLVMPassPipeline(OpPassManager &pm) {
+  OpPassManager &fn = pm.nest<func::FuncOp>();
+  fn.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  // Non-bare kernel arguments: the memref descriptor convention
+  // (docs/abi.md). The gpu.binary's default #gpu.select_object handler
+  // embeds the container and loads it with mgpuModuleLoad.
+  GpuToLLVMConversionPassOptions gpuToLLVM;
+  gpuToLLVM.hostBarePtrCallConv = false;
+  gpuToLLVM.kernelBarePtrCallConv = false;
+  pm.addPass(createGpuToLLVMConversionPass(gpuToLLVM));
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void kiln::buildGPUToVulkanPassPipeline(
+    OpPassManager &pm, const GPUToSPIRVPipelineOptions &options) {
+  buildGPUToSPIRVPassPipeline(pm, options);
+  buildHostToLLVMPassPipeline(pm);
+}
+
 void kiln::registerKilnPipelines() {
+  PassPipelineRegistration<GPUToSPIRVPipelineOptions>(
+      "kiln-gpu-to-vulkan",
+      "Lower a program with gpu.launch kernels for Kiln's Vulkan runtime: "
+      "kernels to SPIR-V in gpu.binary ops, the host to the LLVM dialect "
+      "calling the mgpu* runtime ABI",
+      buildGPUToVulkanPassPipeline);
   PassPipelineRegistration<GPUToSPIRVPipelineOptions>(
       "kiln-gpu-to-spirv",
       "Outline gpu.launch kernels and lower them to validated SPIR-V in one "

@@ -42,6 +42,16 @@ void buildGPUToSPIRVDevicePassPipeline(mlir::OpPassManager &pm,
 void buildGPUToSPIRVPassPipeline(mlir::OpPassManager &pm,
                                  const GPUToSPIRVPipelineOptions &options);
 
+/// The host side shared by every target: host code to the LLVM dialect with
+/// MLIR's memref calling convention; gpu.launch_func, gpu.alloc, gpu.memcpy,
+/// ... become calls of the runtime's mgpu* entry points, each memref kernel
+/// argument expanded as (allocated, aligned, offset, sizes[N], strides[N]).
+void buildHostToLLVMPassPipeline(mlir::OpPassManager &pm);
+
+/// `--kiln-gpu-to-vulkan`: `--kiln-gpu-to-spirv`, then the host to LLVM.
+void buildGPUToVulkanPassPipeline(mlir::OpPassManager &pm,
+                                  const GPUToSPIRVPipelineOptions &options);
+
 /// Registers Kiln's pipelines with the global pass registry.
 void registerKilnPipelines();
 

@@ -1,0 +1,99 @@
+//===- VulkanRuntime.h - Kiln's Vulkan runtime, C interface ------*- C -*-===//
+//
+// libkiln_vulkan_runtime implements upstream MLIR's `mgpu*` host ABI on
+// Vulkan (what `gpu-to-llvm` lowers gpu.launch_func, gpu.alloc, gpu.memcpy,
+// ... to), plus a few `kiln*` entry points for the runners and tools. It links
+// no LLVM; the Vulkan loader is opened at run time.
+//
+// Configuration comes from the environment, read at first use:
+//   KILN_VULKAN_DEVICE=INDEX|NAME   device to use (default: discrete GPU, then
+//                                   integrated, then virtual, then CPU)
+//   KILN_VULKAN_VALIDATION=1        enable the Khronos validation layer; any
+//                                   message it reports is fatal (exit 1)
+//   KILN_VULKAN_TIMING=1            one line per launch on stderr:
+//                                   kiln-timing kernel=NAME gpu_us=.. host_us=..
+//   KILN_VULKAN_HOST_IMPORT=0       never import host memory; stage it
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_RUNTIME_VULKANRUNTIME_H
+#define KILN_RUNTIME_VULKANRUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KILN_RT_EXPORT __attribute__((visibility("default")))
+
+//===-- Upstream's mgpu* ABI ----------------------------------------------===//
+
+/// `data` holds a Kiln container (kiln-spirv) or a raw SPIR-V module. Raw
+/// SPIR-V kernels take upstream's {pointer, size in bytes} argument pairs, one
+/// storage buffer at (set 0, binding i) per pair.
+KILN_RT_EXPORT void *mgpuModuleLoad(const void *data, size_t gpuBlobSize);
+KILN_RT_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel);
+KILN_RT_EXPORT void mgpuModuleUnload(void *module);
+KILN_RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name);
+/// `params[i]` points at the i-th kernel argument value; each memref argument
+/// of a Kiln kernel is (allocated, aligned, offset, sizes[N], strides[N]).
+KILN_RT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
+                                     intptr_t gridY, intptr_t gridZ,
+                                     intptr_t blockX, intptr_t blockY,
+                                     intptr_t blockZ, int32_t smem,
+                                     void *stream, void **params, void **extra,
+                                     size_t paramsCount);
+KILN_RT_EXPORT void *mgpuStreamCreate(void);
+KILN_RT_EXPORT void mgpuStreamDestroy(void *stream);
+KILN_RT_EXPORT void mgpuStreamSynchronize(void *stream);
+KILN_RT_EXPORT void mgpuStreamWaitEvent(void *stream, void *event);
+KILN_RT_EXPORT void *mgpuEventCreate(void);
+KILN_RT_EXPORT void mgpuEventDestroy(void *event);
+KILN_RT_EXPORT void mgpuEventSynchronize(void *event);
+KILN_RT_EXPORT void mgpuEventRecord(void *event, void *stream);
+/// Device-local memory. The returned address is reserved in the host's
+/// address space (never accessible from the host) so that pointer arithmetic
+/// on it stays unique; gpu.memcpy moves data in and out.
+KILN_RT_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
+                                  bool isHostShared);
+KILN_RT_EXPORT void mgpuMemFree(void *ptr, void *stream);
+KILN_RT_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
+                               void *stream);
+KILN_RT_EXPORT void mgpuMemset32(void *dst, uint32_t value, size_t count,
+                                 void *stream);
+KILN_RT_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                                 void *stream);
+KILN_RT_EXPORT void mgpuSetDefaultDevice(int32_t device);
+
+//===-- Kiln's own entry points -------------------------------------------===//
+
+/// Prints every Vulkan device (index, name, type, API and driver version,
+/// memory heaps, subgroup size, compute limits) to stdout. Returns 0, or
+/// non-zero after printing why no device could be listed.
+KILN_RT_EXPORT int kilnVulkanListDevices(void);
+/// The `#spirv.target_env` of the device the runtime would use, as MLIR
+/// attribute text; null (after a message on stderr) when there is none.
+/// The string lives until the process ends.
+KILN_RT_EXPORT const char *kilnVulkanDeviceTargetEnv(void);
+
+/// Counters of objects the runtime created, for tests and benchmarks.
+typedef struct KilnVulkanStats {
+  uint64_t instances;
+  uint64_t devices;
+  uint64_t shaderModules;
+  uint64_t pipelines;
+  uint64_t descriptorPools;
+  uint64_t commandPools;
+  uint64_t launches;
+  uint64_t hostImports;
+  uint64_t stagedCopies;
+} KilnVulkanStats;
+KILN_RT_EXPORT void kilnVulkanGetStats(KilnVulkanStats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // KILN_RUNTIME_VULKANRUNTIME_H

@@ -1,0 +1,1450 @@
+//===- Context.cpp - Instance, device, modules, launches, memory ----------===//
+//
+// Everything is created once and reused: instance, device, queue, shader
+// modules, pipelines (through one VkPipelineCache), layouts, command buffers,
+// fences and descriptor pools (recycled with their submissions). A launch
+// records one command buffer and submits it; the stream's synchronize waits
+// for it and finishes host-memory bookkeeping.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Context.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sys/mman.h>
+#include <unistd.h>
+
+using namespace kiln;
+using namespace kiln::vkrt;
+using container::ArgKind;
+using container::ScalarType;
+
+void kiln::vkrt::fatal(const std::string &message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "kiln-vulkan: %s\n", message.c_str());
+  std::fflush(stderr);
+  std::exit(1);
+}
+
+void kiln::vkrt::check(VkResult result, const char *call) {
+  if (result == VK_SUCCESS)
+    return;
+  if (result == VK_ERROR_DEVICE_LOST)
+    fatal(std::string(call) + " failed: VK_ERROR_DEVICE_LOST (the device was "
+                              "lost; a kernel may have faulted or run too long)");
+  fatal(std::string(call) + " failed: " + vk::resultName(result));
+}
+
+static bool envFlag(const char *name) {
+  const char *v = std::getenv(name);
+  return v && *v && std::strcmp(v, "0") != 0 && std::strcmp(v, "false") != 0;
+}
+
+static uint64_t alignDown(uint64_t v, uint64_t a) { return v / a * a; }
+static uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+Context &Context::get() {
+  // Never destroyed by static destructors: the JIT's module destructors may
+  // still call in during exit. teardown() runs from atexit instead.
+  static Context *context = [] {
+    auto *c = new Context();
+    std::atexit([] { Context::get().teardown(); });
+    return c;
+  }();
+  return *context;
+}
+
+//===----------------------------------------------------------------------===//
+// Instance and device
+//===----------------------------------------------------------------------===//
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL
+onValidationMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                    VkDebugUtilsMessageTypeFlagsEXT,
+                    const VkDebugUtilsMessengerCallbackDataEXT *data,
+                    void *user) {
+  if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
+    return VK_FALSE;
+  auto *context = static_cast<Context *>(user);
+  ++context->validationMessages;
+  std::fflush(stdout);
+  std::fprintf(stderr, "kiln-vulkan: validation %s: %s\n",
+               severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT
+                   ? "error"
+                   : "warning",
+               data && data->pMessage ? data->pMessage : "(no message)");
+  return VK_FALSE;
+}
+
+void Context::initInstance() {
+  if (instance)
+    return;
+  if (torndown)
+    fatal("the Vulkan runtime was used after it shut down");
+  std::string error;
+  if (!vk.openLoader(error))
+    fatal(error);
+  validation = envFlag("KILN_VULKAN_VALIDATION");
+  timing = envFlag("KILN_VULKAN_TIMING");
+
+  uint32_t apiVersion = VK_API_VERSION_1_0;
+  if (vk.vkEnumerateInstanceVersion)
+    vk.vkEnumerateInstanceVersion(&apiVersion);
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "kiln";
+  app.pEngineName = "kiln";
+  app.apiVersion = std::min<uint32_t>(apiVersion, VK_API_VERSION_1_3);
+  if (app.apiVersion < VK_API_VERSION_1_1)
+    fatal("the Vulkan loader supports only Vulkan 1.0; Kiln needs 1.1");
+
+  std::vector<const char *> layers, extensions;
+  if (validation) {
+    uint32_t n = 0;
+    vk.vkEnumerateInstanceLayerProperties(&n, nullptr);
+    std::vector<VkLayerProperties> available(n);
+    vk.vkEnumerateInstanceLayerProperties(&n, available.data());
+    bool found = std::any_of(available.begin(), available.end(), [](auto &l) {
+      return std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0;
+    });
+    if (!found)
+      fatal("validation was requested but the layer VK_LAYER_KHRONOS_validation "
+            "is not installed (on Debian: vulkan-validationlayers)");
+    layers.push_back("VK_LAYER_KHRONOS_validation");
+    extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+  }
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  info.pApplicationInfo = &app;
+  info.enabledLayerCount = layers.size();
+  info.ppEnabledLayerNames = layers.data();
+  info.enabledExtensionCount = extensions.size();
+  info.ppEnabledExtensionNames = extensions.data();
+  VkResult result = vk.vkCreateInstance(&info, nullptr, &instance);
+  if (result == VK_ERROR_INCOMPATIBLE_DRIVER)
+    fatal("vkCreateInstance failed: VK_ERROR_INCOMPATIBLE_DRIVER (no Vulkan "
+          "driver is installed; on Debian, mesa-vulkan-drivers provides the "
+          "lavapipe CPU driver)");
+  check(result, "vkCreateInstance");
+  ++stats.instances;
+  if (!vk.loadInstance(instance, error))
+    fatal(error);
+  if (validation)
+    createMessenger();
+}
+
+void Context::createMessenger() {
+  if (!vk.vkCreateDebugUtilsMessengerEXT)
+    fatal("validation was requested but VK_EXT_debug_utils is unavailable");
+  VkDebugUtilsMessengerCreateInfoEXT info{
+      VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+  info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                         VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  info.pfnUserCallback = onValidationMessage;
+  info.pUserData = this;
+  check(vk.vkCreateDebugUtilsMessengerEXT(instance, &info, nullptr,
+                                          &messenger),
+        "vkCreateDebugUtilsMessengerEXT");
+}
+
+void Context::checkValidation() {
+  if (validationMessages)
+    fatal("the Khronos validation layer reported " +
+          std::to_string(validationMessages) + " message(s)");
+}
+
+std::vector<VkPhysicalDevice> Context::physicalDevices() {
+  initInstance();
+  uint32_t n = 0;
+  check(vk.vkEnumeratePhysicalDevices(instance, &n, nullptr),
+        "vkEnumeratePhysicalDevices");
+  std::vector<VkPhysicalDevice> devices(n);
+  check(vk.vkEnumeratePhysicalDevices(instance, &n, devices.data()),
+        "vkEnumeratePhysicalDevices");
+  devices.resize(n);
+  return devices;
+}
+
+void Context::setDefaultDevice(int index) {
+  if (device && index != requestedDevice)
+    std::fprintf(stderr,
+                 "kiln-vulkan: mgpuSetDefaultDevice(%d) after the device was "
+                 "created; keeping the current device\n",
+                 index);
+  requestedDevice = index;
+}
+
+VkPhysicalDevice Context::choosePhysicalDevice() {
+  std::vector<VkPhysicalDevice> devices = physicalDevices();
+  if (devices.empty())
+    fatal("no Vulkan device found (vkEnumeratePhysicalDevices returned none)");
+  auto describe = [&] {
+    std::string all;
+    for (size_t i = 0; i < devices.size(); ++i) {
+      VkPhysicalDeviceProperties p;
+      vk.vkGetPhysicalDeviceProperties(devices[i], &p);
+      all += "\n  " + std::to_string(i) + ": " + p.deviceName;
+    }
+    return all;
+  };
+  const char *want = std::getenv("KILN_VULKAN_DEVICE");
+  std::string choice = want ? want : "";
+  if (choice.empty() && requestedDevice >= 0)
+    choice = std::to_string(requestedDevice);
+  if (!choice.empty()) {
+    bool numeric = std::all_of(choice.begin(), choice.end(), ::isdigit);
+    if (numeric) {
+      size_t index = std::stoul(choice);
+      if (index >= devices.size())
+        fatal("device index " + choice + " is out of range; the devices are:" +
+              describe());
+      return devices[index];
+    }
+    auto lower = [](std::string s) {
+      std::transform(s.begin(), s.end(), s.begin(), ::tolower);
+      return s;
+    };
+    for (VkPhysicalDevice d : devices) {
+      VkPhysicalDeviceProperties p;
+      vk.vkGetPhysicalDeviceProperties(d, &p);
+      if (lower(p.deviceName).find(lower(choice)) != std::string::npos)
+        return d;
+    }
+    fatal("no Vulkan device named '" + choice + "'; the devices are:" +
+          describe());
+  }
+  const VkPhysicalDeviceType order[] = {
+      VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU,
+      VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU,
+      VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU, VK_PHYSICAL_DEVICE_TYPE_CPU,
+      VK_PHYSICAL_DEVICE_TYPE_OTHER};
+  for (VkPhysicalDeviceType type : order)
+    for (VkPhysicalDevice d : devices) {
+      VkPhysicalDeviceProperties p;
+      vk.vkGetPhysicalDeviceProperties(d, &p);
+      if (p.deviceType == type)
+        return d;
+    }
+  return devices.front();
+}
+
+void Context::initDevice() {
+  if (device)
+    return;
+  initInstance();
+  physical = choosePhysicalDevice();
+  vk.vkGetPhysicalDeviceProperties(physical, &properties);
+  vk.vkGetPhysicalDeviceMemoryProperties(physical, &memoryProperties);
+  if (properties.apiVersion < VK_API_VERSION_1_1)
+    fatal(std::string("device '") + properties.deviceName +
+          "' supports only Vulkan 1.0; Kiln needs 1.1");
+
+  uint32_t n = 0;
+  vk.vkGetPhysicalDeviceQueueFamilyProperties(physical, &n, nullptr);
+  std::vector<VkQueueFamilyProperties> families(n);
+  vk.vkGetPhysicalDeviceQueueFamilyProperties(physical, &n, families.data());
+  bool found = false;
+  for (uint32_t i = 0; i < n && !found; ++i)
+    if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+      queueFamily = i;
+      found = true;
+    }
+  if (!found)
+    fatal(std::string("device '") + properties.deviceName +
+          "' has no compute queue");
+  bool timestamps = families[queueFamily].timestampValidBits > 0 &&
+                    properties.limits.timestampPeriod > 0;
+  if (timing && !timestamps)
+    std::fprintf(stderr, "kiln-vulkan: device '%s' has no compute timestamps; "
+                         "--print-timing reports host time only\n",
+                 properties.deviceName);
+  timing = timing && timestamps;
+
+  // Enable every feature the device has that kernels may use.
+  uint32_t numExtensions = 0;
+  vk.vkEnumerateDeviceExtensionProperties(physical, nullptr, &numExtensions,
+                                          nullptr);
+  std::vector<VkExtensionProperties> available(numExtensions);
+  vk.vkEnumerateDeviceExtensionProperties(physical, nullptr, &numExtensions,
+                                          available.data());
+  auto has = [&](const char *name) {
+    return std::any_of(available.begin(), available.end(), [&](auto &e) {
+      return std::strcmp(e.extensionName, name) == 0;
+    });
+  };
+  std::vector<const char *> extensions;
+  hostImport = has(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) &&
+               std::getenv("KILN_VULKAN_HOST_IMPORT") == nullptr
+                   ? true
+                   : envFlag("KILN_VULKAN_HOST_IMPORT") &&
+                         has(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  if (hostImport) {
+    extensions.push_back(VK_KHR_EXTERNAL_MEMORY_EXTENSION_NAME);
+    extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+    VkPhysicalDeviceExternalMemoryHostPropertiesEXT host{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 props2{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    props2.pNext = &host;
+    vk.vkGetPhysicalDeviceProperties2(physical, &props2);
+    importAlignment = std::max<uint64_t>(host.minImportedHostPointerAlignment,
+                                         sysconf(_SC_PAGESIZE));
+  }
+
+  VkPhysicalDeviceVulkan11Features features11{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  VkPhysicalDeviceVulkan12Features features12{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceVulkan13Features features13{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  VkPhysicalDeviceFeatures2 features{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  uint32_t api = properties.apiVersion;
+  if (api >= VK_API_VERSION_1_2) {
+    features.pNext = &features11;
+    features11.pNext = &features12;
+    if (api >= VK_API_VERSION_1_3)
+      features12.pNext = &features13;
+  }
+  vk.vkGetPhysicalDeviceFeatures2(physical, &features);
+  // Keep the robustness features off: they cost and hide kernel bugs.
+  features.features.robustBufferAccess = VK_FALSE;
+  features13.robustImageAccess = VK_FALSE;
+
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queueInfo.queueFamilyIndex = queueFamily;
+  queueInfo.queueCount = 1;
+  queueInfo.pQueuePriorities = &priority;
+  VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  info.pNext = &features;
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &queueInfo;
+  info.enabledExtensionCount = extensions.size();
+  info.ppEnabledExtensionNames = extensions.data();
+  check(vk.vkCreateDevice(physical, &info, nullptr, &device), "vkCreateDevice");
+  ++stats.devices;
+  vk.vkGetDeviceQueue(device, queueFamily, 0, &queue);
+
+  VkPipelineCacheCreateInfo cacheInfo{
+      VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  check(vk.vkCreatePipelineCache(device, &cacheInfo, nullptr, &pipelineCache),
+        "vkCreatePipelineCache");
+  VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  poolInfo.queueFamilyIndex = queueFamily;
+  check(vk.vkCreateCommandPool(device, &poolInfo, nullptr, &commandPool),
+        "vkCreateCommandPool");
+  ++stats.commandPools;
+  // Bound for memrefs with no elements (a descriptor needs a real buffer).
+  bool visible;
+  createBuffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0, emptyBuffer,
+               emptyMemory, visible);
+}
+
+void Context::teardown() {
+  if (torndown)
+    return;
+  if (device) {
+    vk.vkDeviceWaitIdle(device);
+    for (auto &s : submissions) {
+      for (HostSegment &segment : s->segments)
+        releaseSegment(segment, false);
+      vk.vkDestroyFence(device, s->fence, nullptr);
+      if (s->pool)
+        vk.vkDestroyDescriptorPool(device, s->pool, nullptr);
+      if (s->queries)
+        vk.vkDestroyQueryPool(device, s->queries, nullptr);
+    }
+    for (auto &m : modules) {
+      for (auto &[name, k] : m->kernels) {
+        vk.vkDestroyPipeline(device, k->pipeline, nullptr);
+        vk.vkDestroyPipelineLayout(device, k->layout, nullptr);
+        for (VkDescriptorSetLayout l : k->setLayouts)
+          vk.vkDestroyDescriptorSetLayout(device, l, nullptr);
+      }
+      vk.vkDestroyShaderModule(device, m->shader, nullptr);
+    }
+    for (auto &[base, a] : allocations) {
+      vk.vkDestroyBuffer(device, a.buffer, nullptr);
+      vk.vkFreeMemory(device, a.memory, nullptr);
+      if (a.reserved)
+        munmap(reinterpret_cast<void *>(a.base), a.reserved);
+    }
+    vk.vkDestroyBuffer(device, emptyBuffer, nullptr);
+    vk.vkFreeMemory(device, emptyMemory, nullptr);
+    vk.vkDestroyCommandPool(device, commandPool, nullptr);
+    vk.vkDestroyPipelineCache(device, pipelineCache, nullptr);
+    vk.vkDestroyDevice(device, nullptr);
+  }
+  if (messenger)
+    vk.vkDestroyDebugUtilsMessengerEXT(instance, messenger, nullptr);
+  if (instance)
+    vk.vkDestroyInstance(instance, nullptr);
+  torndown = true;
+  if (validationMessages) {
+    // Messages reported at shutdown (a leak, say) still fail the run.
+    std::fflush(stdout);
+    std::fprintf(stderr,
+                 "kiln-vulkan: the Khronos validation layer reported %u "
+                 "message(s)\n",
+                 validationMessages);
+    std::fflush(stderr);
+    _exit(1);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+uint32_t Context::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want,
+                                 VkMemoryPropertyFlags avoid) const {
+  for (int pass = 0; pass < 2; ++pass)
+    for (uint32_t i = 0; i < memoryProperties.memoryTypeCount; ++i) {
+      VkMemoryPropertyFlags flags =
+          memoryProperties.memoryTypes[i].propertyFlags;
+      if (!(typeBits & (1u << i)) || (flags & want) != want)
+        continue;
+      if (pass == 0 && (flags & avoid))
+        continue;
+      return i;
+    }
+  return UINT32_MAX;
+}
+
+void Context::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
+                           VkMemoryPropertyFlags want, VkBuffer &buffer,
+                           VkDeviceMemory &memory, bool &hostVisible) {
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = std::max<VkDeviceSize>(size, 16);
+  info.usage = usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+               VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  check(vk.vkCreateBuffer(device, &info, nullptr, &buffer), "vkCreateBuffer");
+  VkMemoryRequirements req;
+  vk.vkGetBufferMemoryRequirements(device, buffer, &req);
+  uint32_t type = findMemoryType(req.memoryTypeBits, want);
+  if (type == UINT32_MAX)
+    type = findMemoryType(req.memoryTypeBits, 0);
+  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  alloc.allocationSize = req.size;
+  alloc.memoryTypeIndex = type;
+  VkResult result = vk.vkAllocateMemory(device, &alloc, nullptr, &memory);
+  if (result != VK_SUCCESS) {
+    vk.vkDestroyBuffer(device, buffer, nullptr);
+    fatal("vkAllocateMemory of " + std::to_string(req.size) +
+          " bytes failed: " + vk::resultName(result));
+  }
+  check(vk.vkBindBufferMemory(device, buffer, memory, 0), "vkBindBufferMemory");
+  VkMemoryPropertyFlags flags =
+      memoryProperties.memoryTypes[type].propertyFlags;
+  hostVisible = (flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
+                (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+}
+
+void *Context::allocate(uint64_t size, bool hostShared) {
+  initDevice();
+  Allocation a;
+  a.size = size;
+  bool visible = false;
+  VkMemoryPropertyFlags want =
+      hostShared ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                       VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                 : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  createBuffer(alignUp(std::max<uint64_t>(size, 1), 16),
+               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, want, a.buffer, a.memory,
+               visible);
+  if (visible)
+    check(vk.vkMapMemory(device, a.memory, 0, VK_WHOLE_SIZE, 0, &a.mapped),
+          "vkMapMemory");
+  if (hostShared) {
+    if (!a.mapped)
+      fatal("no host-visible memory for a host-shared gpu.alloc");
+    a.base = reinterpret_cast<uintptr_t>(a.mapped);
+  } else {
+    // A unique address range nobody can touch: the host sees a pointer it may
+    // do arithmetic on and pass back, never dereference.
+    a.reserved = alignUp(std::max<uint64_t>(size, 1), sysconf(_SC_PAGESIZE));
+    void *p = mmap(nullptr, a.reserved, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+      fatal("cannot reserve " + std::to_string(a.reserved) +
+            " bytes of address space for a device allocation");
+    a.base = reinterpret_cast<uintptr_t>(p);
+  }
+  allocations[a.base] = a;
+  return reinterpret_cast<void *>(a.base);
+}
+
+const Allocation *Context::findAllocation(uintptr_t lo, uintptr_t hi) const {
+  auto it = allocations.upper_bound(lo);
+  if (it == allocations.begin())
+    return nullptr;
+  --it;
+  const Allocation &a = it->second;
+  if (lo >= a.base && hi <= a.base + std::max<uint64_t>(a.size, 1))
+    return &a;
+  return nullptr;
+}
+
+void Context::free(void *ptr) {
+  if (!ptr || torndown)
+    return;
+  auto it = allocations.find(reinterpret_cast<uintptr_t>(ptr));
+  if (it == allocations.end())
+    fatal("gpu.dealloc of a pointer that gpu.alloc did not return");
+  drainAll();
+  Allocation &a = it->second;
+  vk.vkDestroyBuffer(device, a.buffer, nullptr);
+  vk.vkFreeMemory(device, a.memory, nullptr);
+  if (a.reserved)
+    munmap(reinterpret_cast<void *>(a.base), a.reserved);
+  allocations.erase(it);
+}
+
+template <typename F> void Context::runNow(F body) {
+  Submission *s = acquireSubmission(0);
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  check(vk.vkBeginCommandBuffer(s->cmd, &begin), "vkBeginCommandBuffer");
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT |
+                          VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT |
+                          VK_ACCESS_TRANSFER_WRITE_BIT;
+  vk.vkCmdPipelineBarrier(s->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+                                      VK_PIPELINE_STAGE_TRANSFER_BIT,
+                          VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0,
+                          nullptr, 0, nullptr);
+  body(s->cmd);
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vk.vkCmdPipelineBarrier(s->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                          VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0,
+                          nullptr, 0, nullptr);
+  check(vk.vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer");
+  std::vector<Submission *> one{s};
+  submit(s, nullptr);
+  waitAndComplete(one);
+}
+
+void Context::copy(void *dst, const void *src, size_t size) {
+  initDevice();
+  if (size == 0)
+    return;
+  auto d = reinterpret_cast<uintptr_t>(dst);
+  auto s = reinterpret_cast<uintptr_t>(src);
+  const Allocation *da = findAllocation(d, d + size);
+  const Allocation *sa = findAllocation(s, s + size);
+  drainAll();
+  if (!da && !sa) {
+    std::memmove(dst, src, size);
+    return;
+  }
+  // Host-visible device memory: copy on the host.
+  if ((!da || da->mapped) && (!sa || sa->mapped)) {
+    void *to = da ? static_cast<char *>(da->mapped) + (d - da->base) : dst;
+    const void *from =
+        sa ? static_cast<char *>(sa->mapped) + (s - sa->base) : src;
+    std::memmove(to, from, size);
+    return;
+  }
+  if (da && sa) {
+    runNow([&](VkCommandBuffer cmd) {
+      VkBufferCopy region{s - sa->base, d - da->base, size};
+      vk.vkCmdCopyBuffer(cmd, sa->buffer, da->buffer, 1, &region);
+    });
+    return;
+  }
+  // One side is host memory: go through a host-visible staging buffer.
+  VkBuffer staging;
+  VkDeviceMemory memory;
+  bool visible;
+  createBuffer(size, 0,
+               VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+               staging, memory, visible);
+  void *mapped;
+  check(vk.vkMapMemory(device, memory, 0, VK_WHOLE_SIZE, 0, &mapped),
+        "vkMapMemory");
+  ++stats.stagedCopies;
+  if (da) {
+    std::memcpy(mapped, src, size);
+    runNow([&](VkCommandBuffer cmd) {
+      VkBufferCopy region{0, d - da->base, size};
+      vk.vkCmdCopyBuffer(cmd, staging, da->buffer, 1, &region);
+    });
+  } else {
+    runNow([&](VkCommandBuffer cmd) {
+      VkBufferCopy region{s - sa->base, 0, size};
+      vk.vkCmdCopyBuffer(cmd, sa->buffer, staging, 1, &region);
+    });
+    std::memcpy(dst, mapped, size);
+  }
+  vk.vkDestroyBuffer(device, staging, nullptr);
+  vk.vkFreeMemory(device, memory, nullptr);
+}
+
+void Context::fill(void *dst, uint32_t pattern, unsigned patternBytes,
+                   size_t count) {
+  initDevice();
+  size_t size = count * patternBytes;
+  if (size == 0)
+    return;
+  auto d = reinterpret_cast<uintptr_t>(dst);
+  const Allocation *da = findAllocation(d, d + size);
+  drainAll();
+  auto fillHost = [&](void *to) {
+    for (size_t i = 0; i < count; ++i)
+      std::memcpy(static_cast<char *>(to) + i * patternBytes, &pattern,
+                  patternBytes);
+  };
+  if (!da) {
+    fillHost(dst);
+    return;
+  }
+  if (da->mapped) {
+    fillHost(static_cast<char *>(da->mapped) + (d - da->base));
+    return;
+  }
+  uint64_t offset = d - da->base;
+  if (patternBytes == 2)
+    pattern = (pattern & 0xFFFF) | (pattern << 16);
+  if (offset % 4 == 0 && size % 4 == 0) {
+    runNow([&](VkCommandBuffer cmd) {
+      vk.vkCmdFillBuffer(cmd, da->buffer, offset, size, pattern);
+    });
+    return;
+  }
+  std::vector<uint8_t> host(size);
+  fillHost(host.data());
+  copy(dst, host.data(), size);
+}
+
+//===----------------------------------------------------------------------===//
+// Modules and kernels
+//===----------------------------------------------------------------------===//
+
+/// Names of the GLCompute entry points of a SPIR-V module; false when the
+/// words are not a well-formed instruction stream (drivers may crash on
+/// those rather than fail).
+static bool scanEntryPoints(const std::vector<uint32_t> &words,
+                            std::vector<std::string> &names,
+                            std::string &error) {
+  if (words.size() < 5 || words[0] != container::kSPIRVMagic) {
+    error = "the SPIR-V header is missing or has a bad magic number";
+    return false;
+  }
+  for (size_t i = 5; i < words.size();) {
+    uint32_t count = words[i] >> 16, opcode = words[i] & 0xFFFF;
+    if (count == 0 || i + count > words.size()) {
+      error = "SPIR-V instruction at word " + std::to_string(i) +
+              " runs past the end of the module";
+      return false;
+    }
+    const uint32_t kOpEntryPoint = 15, kGLCompute = 5;
+    if (opcode == kOpEntryPoint && count >= 4 && words[i + 1] == kGLCompute) {
+      const char *chars = reinterpret_cast<const char *>(&words[i + 3]);
+      size_t maxLen = (count - 3) * 4;
+      names.emplace_back(chars, strnlen(chars, maxLen));
+    }
+    i += count;
+  }
+  return true;
+}
+
+Module *Context::loadModule(const void *data, size_t size) {
+  initDevice();
+  // The JIT and AOT hosts load each embedded binary once, but a host that
+  // loads per launch must not pay for it: reuse a module with the same bytes.
+  for (auto &m : modules)
+    if (m->source == data && m->bytes.size() == size &&
+        std::memcmp(m->bytes.data(), data, size) == 0) {
+      ++m->references;
+      return m.get();
+    }
+  auto module = std::make_unique<Module>();
+  module->source = data;
+  module->bytes.assign(static_cast<const uint8_t *>(data),
+                       static_cast<const uint8_t *>(data) + size);
+  const uint32_t *words = nullptr;
+  size_t numWords = 0;
+  if (container::isContainer(data, size)) {
+    std::string error;
+    if (!container::parse(module->bytes.data(), size, module->info, error))
+      fatal("cannot load GPU module: " + error);
+    module->isContainer = true;
+    words = module->info.spirv.data();
+    numWords = module->info.spirv.size();
+  } else {
+    uint32_t magic = 0;
+    if (size >= 4)
+      std::memcpy(&magic, data, 4);
+    if (size < 20 || size % 4 != 0 || magic != container::kSPIRVMagic)
+      fatal("cannot load GPU module: " + std::to_string(size) +
+            " bytes that are neither a Kiln container nor SPIR-V (bad magic "
+            "or size)");
+    module->info.spirv.resize(size / 4);
+    std::memcpy(module->info.spirv.data(), data, size);
+    words = module->info.spirv.data();
+    numWords = module->info.spirv.size();
+  }
+  std::string error;
+  if (!scanEntryPoints(module->info.spirv, module->entryPoints, error))
+    fatal("cannot load GPU module: " + error);
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = numWords * 4;
+  info.pCode = words;
+  check(vk.vkCreateShaderModule(device, &info, nullptr, &module->shader),
+        "vkCreateShaderModule");
+  ++stats.shaderModules;
+  module->references = 1;
+  modules.push_back(std::move(module));
+  return modules.back().get();
+}
+
+void Context::unloadModule(Module *module) {
+  if (!module || torndown || module->references == 0)
+    return;
+  // Pipelines stay cached with the module for the rest of the process: a
+  // module is loaded again with the same bytes more often than not.
+  --module->references;
+}
+
+Kernel *Context::getKernel(Module *module, const char *name) {
+  if (!module)
+    fatal("mgpuModuleGetFunction on a module that failed to load");
+  auto it = module->kernels.find(name);
+  if (it != module->kernels.end())
+    return it->second.get();
+  auto kernel = std::make_unique<Kernel>();
+  kernel->module = module;
+  kernel->name = name;
+  if (std::find(module->entryPoints.begin(), module->entryPoints.end(),
+                name) == module->entryPoints.end()) {
+    std::string names;
+    for (const std::string &n : module->entryPoints)
+      names += (names.empty() ? "" : ", ") + n;
+    fatal("GPU module has no compute entry point '" + std::string(name) +
+          "'; it has: " + (names.empty() ? "none" : names));
+  }
+  if (module->isContainer) {
+    kernel->info = module->info.findKernel(name);
+    if (!kernel->info) {
+      std::string names;
+      for (auto &k : module->info.kernels)
+        names += (names.empty() ? "" : ", ") + k.name;
+      fatal("GPU module has no kernel '" + std::string(name) +
+            "'; it has: " + names);
+    }
+    const VkPhysicalDeviceLimits &limits = properties.limits;
+    const uint32_t *wg = kernel->info->workgroupSize;
+    uint64_t invocations = uint64_t(wg[0]) * wg[1] * wg[2];
+    const char *axes = "xyz";
+    for (int i = 0; i < 3; ++i)
+      if (wg[i] > limits.maxComputeWorkGroupSize[i])
+        fatal("kernel '" + kernel->name + "' has workgroup size " +
+              std::to_string(wg[i]) + " in " + axes[i] + ", above device '" +
+              properties.deviceName + "''s limit of " +
+              std::to_string(limits.maxComputeWorkGroupSize[i]) +
+              " (maxComputeWorkGroupSize)");
+    if (invocations > limits.maxComputeWorkGroupInvocations)
+      fatal("kernel '" + kernel->name + "' has " +
+            std::to_string(invocations) +
+            " invocations per workgroup, above device '" +
+            properties.deviceName + "''s limit of " +
+            std::to_string(limits.maxComputeWorkGroupInvocations) +
+            " (maxComputeWorkGroupInvocations)");
+    if (kernel->info->pushConstantSize > limits.maxPushConstantsSize)
+      fatal("kernel '" + kernel->name + "' needs " +
+            std::to_string(kernel->info->pushConstantSize) +
+            " bytes of push constants, above device '" +
+            properties.deviceName + "''s limit of " +
+            std::to_string(limits.maxPushConstantsSize) +
+            " (maxPushConstantsSize)");
+    createPipeline(kernel.get(), SIZE_MAX);
+  }
+  Kernel *k = kernel.get();
+  module->kernels[name] = std::move(kernel);
+  return k;
+}
+
+void Context::createPipeline(Kernel *kernel, size_t rawBuffers) {
+  // Raw SPIR-V kernels get their layout from the first launch's argument
+  // count; it changes only if a later launch passes a different count.
+  if (kernel->pipeline) {
+    drainAll();
+    vk.vkDestroyPipeline(device, kernel->pipeline, nullptr);
+    vk.vkDestroyPipelineLayout(device, kernel->layout, nullptr);
+    for (VkDescriptorSetLayout l : kernel->setLayouts)
+      vk.vkDestroyDescriptorSetLayout(device, l, nullptr);
+    kernel->setLayouts.clear();
+  }
+  std::vector<std::vector<VkDescriptorSetLayoutBinding>> sets;
+  auto add = [&](uint32_t set, uint32_t binding) {
+    if (sets.size() <= set)
+      sets.resize(set + 1);
+    VkDescriptorSetLayoutBinding b{};
+    b.binding = binding;
+    b.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    b.descriptorCount = 1;
+    b.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    sets[set].push_back(b);
+    kernel->maxBinding = std::max(kernel->maxBinding, binding);
+  };
+  uint32_t pushConstants = 0;
+  if (kernel->info) {
+    for (const container::ArgInfo &a : kernel->info->args)
+      if (a.kind == ArgKind::MemRef)
+        add(a.set, a.binding);
+    pushConstants = kernel->info->pushConstantSize;
+  } else {
+    for (size_t i = 0; i < rawBuffers; ++i)
+      add(0, i);
+    kernel->rawBuffers = rawBuffers;
+  }
+  if (sets.size() > properties.limits.maxBoundDescriptorSets)
+    fatal("kernel '" + kernel->name + "' uses descriptor set " +
+          std::to_string(sets.size() - 1) + ", above device limit of " +
+          std::to_string(properties.limits.maxBoundDescriptorSets) +
+          " sets (maxBoundDescriptorSets)");
+  for (auto &bindings : sets) {
+    VkDescriptorSetLayoutCreateInfo info{
+        VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    info.bindingCount = bindings.size();
+    info.pBindings = bindings.data();
+    VkDescriptorSetLayout layout;
+    check(vk.vkCreateDescriptorSetLayout(device, &info, nullptr, &layout),
+          "vkCreateDescriptorSetLayout");
+    kernel->setLayouts.push_back(layout);
+  }
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushConstants};
+  VkPipelineLayoutCreateInfo layoutInfo{
+      VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layoutInfo.setLayoutCount = kernel->setLayouts.size();
+  layoutInfo.pSetLayouts = kernel->setLayouts.data();
+  layoutInfo.pushConstantRangeCount = pushConstants ? 1 : 0;
+  layoutInfo.pPushConstantRanges = &range;
+  check(vk.vkCreatePipelineLayout(device, &layoutInfo, nullptr,
+                                  &kernel->layout),
+        "vkCreatePipelineLayout");
+  VkComputePipelineCreateInfo info{
+      VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = kernel->module->shader;
+  info.stage.pName = kernel->name.c_str();
+  info.layout = kernel->layout;
+  VkResult result = vk.vkCreateComputePipelines(device, pipelineCache, 1,
+                                                &info, nullptr,
+                                                &kernel->pipeline);
+  if (result != VK_SUCCESS)
+    fatal("vkCreateComputePipelines for kernel '" + kernel->name +
+          "' failed: " + vk::resultName(result));
+  ++stats.pipelines;
+}
+
+//===----------------------------------------------------------------------===//
+// Submissions and streams
+//===----------------------------------------------------------------------===//
+
+Submission *Context::acquireSubmission(uint32_t buffers) {
+  Submission *s;
+  if (!freeSubmissions.empty()) {
+    s = freeSubmissions.back();
+    freeSubmissions.pop_back();
+    check(vk.vkResetCommandBuffer(s->cmd, 0), "vkResetCommandBuffer");
+  } else {
+    submissions.push_back(std::make_unique<Submission>());
+    s = submissions.back().get();
+    VkCommandBufferAllocateInfo info{
+        VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    info.commandPool = commandPool;
+    info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    info.commandBufferCount = 1;
+    check(vk.vkAllocateCommandBuffers(device, &info, &s->cmd),
+          "vkAllocateCommandBuffers");
+    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    check(vk.vkCreateFence(device, &fenceInfo, nullptr, &s->fence),
+          "vkCreateFence");
+  }
+  if (buffers > 0 && s->poolBuffers < buffers) {
+    if (s->pool)
+      vk.vkDestroyDescriptorPool(device, s->pool, nullptr);
+    s->poolBuffers = std::max<uint32_t>(buffers, 16);
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                              s->poolBuffers};
+    VkDescriptorPoolCreateInfo info{
+        VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    info.maxSets = 8;
+    info.poolSizeCount = 1;
+    info.pPoolSizes = &size;
+    check(vk.vkCreateDescriptorPool(device, &info, nullptr, &s->pool),
+          "vkCreateDescriptorPool");
+    ++stats.descriptorPools;
+  } else if (buffers > 0) {
+    check(vk.vkResetDescriptorPool(device, s->pool, 0),
+          "vkResetDescriptorPool");
+  }
+  if (timing && !s->queries) {
+    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    info.queryCount = 2;
+    check(vk.vkCreateQueryPool(device, &info, nullptr, &s->queries),
+          "vkCreateQueryPool");
+  }
+  s->kernel.clear();
+  s->timed = false;
+  return s;
+}
+
+void Context::submit(Submission *s, Stream *stream) {
+  VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  info.commandBufferCount = 1;
+  info.pCommandBuffers = &s->cmd;
+  s->submitted = std::chrono::steady_clock::now();
+  check(vk.vkQueueSubmit(queue, 1, &info, s->fence), "vkQueueSubmit");
+  if (stream)
+    stream->pending.push_back(s);
+}
+
+void Context::complete(Submission *s) {
+  auto done = std::chrono::steady_clock::now();
+  for (HostSegment &segment : s->segments)
+    releaseSegment(segment, true);
+  s->segments.clear();
+  if (s->timed) {
+    double hostUs =
+        std::chrono::duration<double, std::micro>(done - s->submitted).count();
+    uint64_t stamps[2] = {0, 0};
+    double gpuUs = -1;
+    if (s->queries &&
+        vk.vkGetQueryPoolResults(device, s->queries, 0, 2, sizeof(stamps),
+                                 stamps, sizeof(uint64_t),
+                                 VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
+      gpuUs = double(stamps[1] - stamps[0]) *
+              properties.limits.timestampPeriod / 1000.0;
+    std::fprintf(stderr, "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f\n",
+                 s->kernel.c_str(), gpuUs, hostUs);
+  }
+  check(vk.vkResetFences(device, 1, &s->fence), "vkResetFences");
+  freeSubmissions.push_back(s);
+}
+
+void Context::waitAndComplete(std::vector<Submission *> &pending) {
+  if (pending.empty())
+    return;
+  std::vector<VkFence> fences;
+  for (Submission *s : pending)
+    fences.push_back(s->fence);
+  check(vk.vkWaitForFences(device, fences.size(), fences.data(), VK_TRUE,
+                           UINT64_MAX),
+        "vkWaitForFences");
+  for (Submission *s : pending)
+    complete(s);
+  pending.clear();
+  checkValidation();
+}
+
+void Context::synchronize(Stream *stream) {
+  if (!device || torndown)
+    return;
+  waitAndComplete((stream ? stream : &defaultStream_)->pending);
+}
+
+void Context::drainAll() {
+  if (!device)
+    return;
+  waitAndComplete(defaultStream_.pending);
+  for (auto &s : streams)
+    waitAndComplete(s->pending);
+}
+
+void Context::record(Event *, Stream *) {
+  // All work goes to one queue, ordered by barriers; an event completes when
+  // everything submitted before it has.
+}
+
+void Context::synchronize(Event *) { drainAll(); }
+
+Stream *Context::createStream() {
+  streams.push_back(std::make_unique<Stream>());
+  return streams.back().get();
+}
+
+void Context::destroyStream(Stream *stream) {
+  if (!stream || torndown)
+    return;
+  synchronize(stream);
+  for (auto it = streams.begin(); it != streams.end(); ++it)
+    if (it->get() == stream) {
+      streams.erase(it);
+      return;
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// Host memory for a launch
+//===----------------------------------------------------------------------===//
+
+void Context::mapSegments(std::vector<HostSegment> &segments) {
+  for (HostSegment &seg : segments) {
+    if (hostImport) {
+      uintptr_t lo = alignDown(seg.lo, importAlignment);
+      uintptr_t hi = alignUp(seg.hi, importAlignment);
+      VkMemoryHostPointerPropertiesEXT hostProps{
+          VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
+      VkResult r = vk.vkGetMemoryHostPointerPropertiesEXT(
+          device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
+          reinterpret_cast<void *>(lo), &hostProps);
+      if (r == VK_SUCCESS && hostProps.memoryTypeBits) {
+        VkExternalMemoryBufferCreateInfo external{
+            VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+        external.handleTypes =
+            VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+        VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+        info.pNext = &external;
+        info.size = hi - lo;
+        info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+        check(vk.vkCreateBuffer(device, &info, nullptr, &seg.buffer),
+              "vkCreateBuffer");
+        VkMemoryRequirements req;
+        vk.vkGetBufferMemoryRequirements(device, seg.buffer, &req);
+        uint32_t type = findMemoryType(req.memoryTypeBits &
+                                           hostProps.memoryTypeBits,
+                                       0);
+        VkImportMemoryHostPointerInfoEXT import{
+            VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
+        import.handleType =
+            VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+        import.pHostPointer = reinterpret_cast<void *>(lo);
+        VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        alloc.pNext = &import;
+        alloc.allocationSize = hi - lo;
+        alloc.memoryTypeIndex = type;
+        if (type != UINT32_MAX && req.size <= hi - lo &&
+            vk.vkAllocateMemory(device, &alloc, nullptr, &seg.memory) ==
+                VK_SUCCESS) {
+          check(vk.vkBindBufferMemory(device, seg.buffer, seg.memory, 0),
+                "vkBindBufferMemory");
+          seg.base = lo;
+          ++stats.hostImports;
+          continue;
+        }
+        // The driver refused this range (e.g. not its kind of memory):
+        // stage it instead.
+        vk.vkDestroyBuffer(device, seg.buffer, nullptr);
+        seg.buffer = VK_NULL_HANDLE;
+      }
+    }
+    // Staging: a host-visible buffer whose byte 0 is congruent to the host
+    // range's start modulo 256, so offset alignment carries over.
+    uintptr_t lo = alignDown(seg.lo, 256);
+    bool visible;
+    createBuffer(seg.hi - lo, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                 VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                 seg.buffer, seg.memory, visible);
+    if (!visible)
+      fatal("no host-visible coherent memory to stage host buffers through");
+    check(vk.vkMapMemory(device, seg.memory, 0, VK_WHOLE_SIZE, 0, &seg.mapped),
+          "vkMapMemory");
+    std::memcpy(static_cast<char *>(seg.mapped) + (seg.lo - lo),
+                reinterpret_cast<void *>(seg.lo), seg.hi - seg.lo);
+    seg.base = lo;
+    seg.staged = true;
+    ++stats.stagedCopies;
+  }
+}
+
+void Context::releaseSegment(HostSegment &seg, bool copyBack) {
+  if (seg.staged && copyBack)
+    std::memcpy(reinterpret_cast<void *>(seg.lo),
+                static_cast<char *>(seg.mapped) + (seg.lo - seg.base),
+                seg.hi - seg.lo);
+  if (seg.buffer)
+    vk.vkDestroyBuffer(device, seg.buffer, nullptr);
+  if (seg.memory)
+    vk.vkFreeMemory(device, seg.memory, nullptr);
+  seg.buffer = VK_NULL_HANDLE;
+  seg.memory = VK_NULL_HANDLE;
+}
+
+//===----------------------------------------------------------------------===//
+// Launch
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A memref argument as the launch sees it.
+struct BufferArg {
+  uint32_t set = 0, binding = 0;
+  uint64_t elementBytes = 1;
+  uintptr_t aligned = 0;
+  uintptr_t lo = 0, hi = 0; ///< Bytes the kernel may touch.
+  bool rebasable = false;   ///< The kernel reads its offset from push constants.
+  bool empty = false;
+  int64_t offset = 0;
+  std::vector<int64_t> sizes, strides;
+  uint32_t pushConstantOffset = container::kNoPushConstant;
+  Binding bound;
+  int segment = -1;
+};
+} // namespace
+
+template <typename T> static T readParam(void *param) {
+  T value;
+  std::memcpy(&value, param, sizeof(T));
+  return value;
+}
+
+static float halfToFloat(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000) << 16;
+  uint32_t exponent = (h >> 10) & 0x1F;
+  uint32_t mantissa = h & 0x3FF;
+  uint32_t bits;
+  if (exponent == 0) {
+    if (mantissa == 0) {
+      bits = sign;
+    } else {
+      // Subnormal: normalize.
+      int e = -1;
+      do {
+        ++e;
+        mantissa <<= 1;
+      } while (!(mantissa & 0x400));
+      bits = sign | (uint32_t(127 - 15 - e) << 23) | ((mantissa & 0x3FF) << 13);
+    }
+  } else if (exponent == 31) {
+    bits = sign | 0x7F800000 | (mantissa << 13);
+  } else {
+    bits = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+void Context::launch(Kernel *kernel, const intptr_t grid[3],
+                     const intptr_t block[3], Stream *stream, void **params,
+                     size_t paramsCount) {
+  if (!kernel)
+    fatal("mgpuLaunchKernel with a null function");
+  const container::KernelInfo *info = kernel->info;
+  const VkPhysicalDeviceLimits &limits = properties.limits;
+  const char *axes = "xyz";
+  for (int i = 0; i < 3; ++i)
+    if (grid[i] < 0 || uint64_t(grid[i]) > limits.maxComputeWorkGroupCount[i])
+      fatal("kernel '" + kernel->name + "' launched with " +
+            std::to_string(grid[i]) + " workgroups in " + axes[i] +
+            "; device '" + properties.deviceName + "' allows 0 to " +
+            std::to_string(limits.maxComputeWorkGroupCount[i]) +
+            " (maxComputeWorkGroupCount)");
+  if (info)
+    for (int i = 0; i < 3; ++i)
+      if (uint64_t(block[i]) != info->workgroupSize[i])
+        fatal("kernel '" + kernel->name + "' was compiled for workgroup size (" +
+              std::to_string(info->workgroupSize[0]) + ", " +
+              std::to_string(info->workgroupSize[1]) + ", " +
+              std::to_string(info->workgroupSize[2]) +
+              ") but is launched with block size (" +
+              std::to_string(block[0]) + ", " + std::to_string(block[1]) +
+              ", " + std::to_string(block[2]) + ")");
+
+  // Decode the arguments.
+  std::vector<BufferArg> buffers;
+  std::vector<uint8_t> pushConstants(info ? info->pushConstantSize : 0);
+  auto writePC = [&](uint32_t offset, const void *value, size_t bytes) {
+    if (offset + bytes > pushConstants.size())
+      fatal("kernel '" + kernel->name +
+            "' has a push-constant field outside its block; the container "
+            "is corrupt");
+    std::memcpy(pushConstants.data() + offset, value, bytes);
+  };
+  if (info) {
+    size_t expected = 0;
+    for (const container::ArgInfo &a : info->args)
+      expected += a.kind == ArgKind::MemRef ? 3 + 2 * a.rank : 1;
+    if (paramsCount != expected)
+      fatal("kernel '" + kernel->name + "' takes " + std::to_string(expected) +
+            " parameters (memrefs as allocated, aligned, offset, sizes, "
+            "strides), but the launch passed " + std::to_string(paramsCount));
+    size_t p = 0;
+    for (const container::ArgInfo &a : info->args) {
+      if (a.kind == ArgKind::Scalar) {
+        void *v = params[p++];
+        uint32_t u32;
+        switch (a.scalarType) {
+        case ScalarType::I1:
+          u32 = readParam<uint8_t>(v) & 1;
+          writePC(a.pushConstantOffset, &u32, 4);
+          break;
+        case ScalarType::I8:
+          u32 = uint32_t(int32_t(readParam<int8_t>(v)));
+          writePC(a.pushConstantOffset, &u32, 4);
+          break;
+        case ScalarType::I16:
+          u32 = uint32_t(int32_t(readParam<int16_t>(v)));
+          writePC(a.pushConstantOffset, &u32, 4);
+          break;
+        case ScalarType::I32:
+        case ScalarType::F32:
+          writePC(a.pushConstantOffset, v, 4);
+          break;
+        case ScalarType::I64:
+        case ScalarType::F64:
+          writePC(a.pushConstantOffset, v, 8);
+          break;
+        case ScalarType::F16: {
+          float f = halfToFloat(readParam<uint16_t>(v));
+          writePC(a.pushConstantOffset, &f, 4);
+          break;
+        }
+        case ScalarType::Index: {
+          int64_t i = readParam<int64_t>(v);
+          if (info && a.size == 4) {
+            int32_t narrow = int32_t(i);
+            writePC(a.pushConstantOffset, &narrow, 4);
+          } else {
+            writePC(a.pushConstantOffset, &i, 8);
+          }
+          break;
+        }
+        default:
+          fatal("kernel '" + kernel->name +
+                "' has an argument of unknown scalar type; the container is "
+                "corrupt");
+        }
+        continue;
+      }
+      BufferArg b;
+      b.set = a.set;
+      b.binding = a.binding;
+      b.elementBytes = std::max<uint32_t>(a.size, 1);
+      b.aligned = readParam<uintptr_t>(params[p + 1]);
+      b.offset = readParam<int64_t>(params[p + 2]);
+      for (uint32_t d = 0; d < a.rank; ++d) {
+        b.sizes.push_back(readParam<int64_t>(params[p + 3 + d]));
+        b.strides.push_back(readParam<int64_t>(params[p + 3 + a.rank + d]));
+      }
+      p += 3 + 2 * a.rank;
+      b.pushConstantOffset = a.pushConstantOffset;
+      b.rebasable = a.pushConstantOffset != container::kNoPushConstant;
+      int64_t minIndex = b.offset, maxIndex = b.offset;
+      for (uint32_t d = 0; d < a.rank; ++d) {
+        if (b.sizes[d] <= 0)
+          b.empty = true;
+        int64_t extent = (b.sizes[d] - 1) * b.strides[d];
+        (extent < 0 ? minIndex : maxIndex) += extent;
+      }
+      b.lo = b.aligned + minIndex * int64_t(b.elementBytes);
+      b.hi = b.aligned + (maxIndex + 1) * int64_t(b.elementBytes);
+      buffers.push_back(std::move(b));
+    }
+  } else {
+    if (paramsCount % 2 != 0)
+      fatal("kernel '" + kernel->name +
+            "' (raw SPIR-V) takes {pointer, size} pairs, but the launch "
+            "passed " +
+            std::to_string(paramsCount) + " parameters");
+    if (kernel->rawBuffers != paramsCount / 2)
+      createPipeline(kernel, paramsCount / 2);
+    for (size_t i = 0; i < paramsCount; i += 2) {
+      BufferArg b;
+      b.binding = i / 2;
+      b.aligned = readParam<uintptr_t>(params[i]);
+      int64_t bytes = readParam<int64_t>(params[i + 1]);
+      b.lo = b.aligned;
+      b.hi = b.aligned + std::max<int64_t>(bytes, 0);
+      b.empty = bytes <= 0;
+      buffers.push_back(std::move(b));
+    }
+  }
+
+  // Find each buffer's memory: device allocations, else host memory grouped
+  // into segments (overlapping views of one host buffer share one).
+  std::vector<HostSegment> segments;
+  std::vector<size_t> hostArgs;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    BufferArg &b = buffers[i];
+    if (b.empty)
+      continue;
+    if (const Allocation *a = findAllocation(b.lo, b.hi)) {
+      b.bound.buffer = a->buffer;
+      b.bound.offset = b.lo - a->base;
+      continue;
+    }
+    if (findAllocation(b.lo, b.lo + 1) || findAllocation(b.hi - 1, b.hi))
+      fatal("kernel '" + kernel->name + "' argument at binding " +
+            std::to_string(b.binding) +
+            " reaches outside the gpu.alloc buffer it points into");
+    hostArgs.push_back(i);
+  }
+  std::sort(hostArgs.begin(), hostArgs.end(),
+            [&](size_t x, size_t y) { return buffers[x].lo < buffers[y].lo; });
+  for (size_t i : hostArgs) {
+    BufferArg &b = buffers[i];
+    if (segments.empty() || b.lo > segments.back().hi) {
+      HostSegment seg;
+      seg.lo = b.lo;
+      seg.hi = b.hi;
+      segments.push_back(seg);
+    } else {
+      segments.back().hi = std::max(segments.back().hi, b.hi);
+    }
+    b.segment = segments.size() - 1;
+  }
+  mapSegments(segments);
+
+  // Bind: descriptor offsets must be aligned; kernels that read their offset
+  // from push constants absorb the difference.
+  uint64_t alignment = std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 1);
+  for (BufferArg &b : buffers) {
+    if (b.empty) {
+      b.bound.buffer = emptyBuffer;
+      b.bound.offset = 0;
+      b.bound.range = 16;
+      continue;
+    }
+    uintptr_t base = 0;
+    if (b.segment >= 0) {
+      b.bound.buffer = segments[b.segment].buffer;
+      base = segments[b.segment].base;
+      b.bound.offset = b.lo - base;
+    } else {
+      base = b.lo - b.bound.offset;
+    }
+    uint64_t bindOffset = alignDown(b.bound.offset, alignment);
+    if (bindOffset != b.bound.offset && !b.rebasable)
+      fatal("kernel '" + kernel->name + "' argument at binding " +
+            std::to_string(b.binding) + " starts at an address that is not a "
+            "multiple of the device's minStorageBufferOffsetAlignment (" +
+            std::to_string(alignment) +
+            "); pass a memref with a dynamic layout or an aligned buffer");
+    b.bound.offset = bindOffset;
+    b.bound.range = b.hi - (base + bindOffset);
+    if (b.bound.range > limits.maxStorageBufferRange)
+      fatal("kernel '" + kernel->name + "' argument at binding " +
+            std::to_string(b.binding) + " spans " +
+            std::to_string(b.bound.range) + " bytes, above device '" +
+            properties.deviceName + "''s limit of " +
+            std::to_string(limits.maxStorageBufferRange) +
+            " (maxStorageBufferRange)");
+    if (b.rebasable) {
+      int64_t delta = int64_t(b.aligned) - int64_t(base + bindOffset);
+      if (delta % int64_t(b.elementBytes) != 0)
+        fatal("kernel '" + kernel->name + "' argument at binding " +
+              std::to_string(b.binding) +
+              ": the memref's aligned pointer is not a multiple of its "
+              "element size");
+      b.bound.elementShift = delta / int64_t(b.elementBytes);
+    }
+  }
+
+  // Metadata of dynamic memrefs into push constants.
+  unsigned indexBytes = info && info->args.size() &&
+                                kernel->module->info.indexBits == 64
+                            ? 8
+                            : 4;
+  for (BufferArg &b : buffers) {
+    if (!b.rebasable)
+      continue;
+    std::vector<int64_t> fields;
+    fields.push_back(b.empty ? 0 : b.offset + b.bound.elementShift);
+    fields.insert(fields.end(), b.sizes.begin(), b.sizes.end());
+    fields.insert(fields.end(), b.strides.begin(), b.strides.end());
+    for (size_t f = 0; f < fields.size(); ++f) {
+      if (indexBytes == 4) {
+        if (fields[f] > INT32_MAX || fields[f] < INT32_MIN)
+          fatal("kernel '" + kernel->name + "' argument at binding " +
+                std::to_string(b.binding) + " has an offset, size or stride "
+                "of " + std::to_string(fields[f]) +
+                ", which does not fit the kernel's 32-bit index (compile with "
+                "use-64bit-index)");
+        int32_t v = int32_t(fields[f]);
+        writePC(b.pushConstantOffset + f * 4, &v, 4);
+      } else {
+        writePC(b.pushConstantOffset + f * 8, &fields[f], 8);
+      }
+    }
+  }
+
+  // Record and submit.
+  Submission *s = acquireSubmission(std::max<size_t>(buffers.size(), 1));
+  s->segments = std::move(segments);
+  std::vector<VkDescriptorSet> sets(kernel->setLayouts.size());
+  if (!sets.empty()) {
+    VkDescriptorSetAllocateInfo alloc{
+        VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = s->pool;
+    alloc.descriptorSetCount = sets.size();
+    alloc.pSetLayouts = kernel->setLayouts.data();
+    check(vk.vkAllocateDescriptorSets(device, &alloc, sets.data()),
+          "vkAllocateDescriptorSets");
+  }
+  std::vector<VkDescriptorBufferInfo> infos(buffers.size());
+  std::vector<VkWriteDescriptorSet> writes(buffers.size());
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    infos[i] = {buffers[i].bound.buffer, buffers[i].bound.offset,
+                buffers[i].bound.range};
+    VkWriteDescriptorSet &w = writes[i];
+    w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    w.dstSet = sets[buffers[i].set];
+    w.dstBinding = buffers[i].binding;
+    w.descriptorCount = 1;
+    w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    w.pBufferInfo = &infos[i];
+  }
+  if (!writes.empty())
+    vk.vkUpdateDescriptorSets(device, writes.size(), writes.data(), 0, nullptr);
+
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  check(vk.vkBeginCommandBuffer(s->cmd, &begin), "vkBeginCommandBuffer");
+  // Order after everything submitted before (one queue, many submissions).
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT |
+                          VK_ACCESS_TRANSFER_WRITE_BIT |
+                          VK_ACCESS_HOST_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT |
+                          VK_ACCESS_SHADER_WRITE_BIT;
+  vk.vkCmdPipelineBarrier(s->cmd,
+                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+                              VK_PIPELINE_STAGE_TRANSFER_BIT |
+                              VK_PIPELINE_STAGE_HOST_BIT,
+                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier,
+                          0, nullptr, 0, nullptr);
+  if (timing) {
+    vk.vkCmdResetQueryPool(s->cmd, s->queries, 0, 2);
+    vk.vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                           s->queries, 0);
+  }
+  vk.vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
+                       kernel->pipeline);
+  if (!sets.empty())
+    vk.vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
+                               kernel->layout, 0, sets.size(), sets.data(), 0,
+                               nullptr);
+  if (!pushConstants.empty())
+    vk.vkCmdPushConstants(s->cmd, kernel->layout, VK_SHADER_STAGE_COMPUTE_BIT,
+                          0, pushConstants.size(), pushConstants.data());
+  vk.vkCmdDispatch(s->cmd, grid[0], grid[1], grid[2]);
+  if (timing)
+    vk.vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                           s->queries, 1);
+  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vk.vkCmdPipelineBarrier(s->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                          VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0,
+                          nullptr, 0, nullptr);
+  check(vk.vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer");
+  s->kernel = kernel->name;
+  s->timed = timing;
+  submit(s, stream ? stream : &defaultStream_);
+  ++stats.launches;
+}

@@ -1,0 +1,202 @@
+//===- Context.h - The process-wide state of Kiln's Vulkan runtime -*- C++ -*-===//
+//
+// One Context per process holds the instance, device, queue, caches and pools;
+// modules, kernels, streams and device allocations hang off it. The mgpu*
+// entry points (Runtime.cpp) lock it and call into it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_RUNTIME_VULKAN_CONTEXT_H
+#define KILN_RUNTIME_VULKAN_CONTEXT_H
+
+#include "Loader.h"
+#include "kiln/Runtime/VulkanRuntime.h"
+#include "kiln/Target/Container.h"
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace kiln::vkrt {
+
+/// Prints "kiln-vulkan: <message>" on stderr and exits with status 1. The
+/// mgpu* ABI has no error returns; every error is fatal, and the Context's
+/// teardown (run by exit) releases what was created.
+[[noreturn]] void fatal(const std::string &message);
+
+/// Checks a VkResult; on failure reports the call and the result by name.
+void check(VkResult result, const char *call);
+
+struct Module;
+
+/// A kernel of a loaded module and the Vulkan objects that run it.
+struct Kernel {
+  Module *module = nullptr;
+  std::string name;
+  /// From the container; raw SPIR-V kernels have none.
+  const container::KernelInfo *info = nullptr;
+  std::vector<VkDescriptorSetLayout> setLayouts;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  /// Raw SPIR-V: the number of buffers the pipeline layout was made for.
+  size_t rawBuffers = SIZE_MAX;
+  uint32_t maxBinding = 0;
+};
+
+struct Module {
+  std::vector<uint8_t> bytes; ///< A copy of what mgpuModuleLoad was given.
+  const void *source = nullptr;
+  bool isContainer = false;
+  container::ModuleInfo info;
+  std::vector<std::string> entryPoints;
+  VkShaderModule shader = VK_NULL_HANDLE;
+  std::map<std::string, std::unique_ptr<Kernel>> kernels;
+  unsigned references = 0;
+};
+
+/// Host memory a launch reads or writes, imported into Vulkan or staged
+/// through a host-visible buffer, alive until the launch completes.
+struct HostSegment {
+  uintptr_t lo = 0, hi = 0;   ///< The host bytes the kernel may touch.
+  uintptr_t base = 0;         ///< Host address of byte 0 of `buffer`.
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  void *mapped = nullptr;     ///< Staging only.
+  bool staged = false;
+};
+
+/// One queue submission: a command buffer and what it keeps alive.
+struct Submission {
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  uint32_t poolBuffers = 0;
+  VkQueryPool queries = VK_NULL_HANDLE;
+  std::vector<HostSegment> segments;
+  std::string kernel; ///< Empty for copies.
+  bool timed = false;
+  std::chrono::steady_clock::time_point submitted;
+};
+
+struct Stream {
+  std::vector<Submission *> pending;
+};
+
+struct Event {
+  Submission *last = nullptr; ///< Null once complete.
+  uint64_t serial = 0;
+};
+
+/// Device-local memory from mgpuMemAlloc, at a reserved host address.
+struct Allocation {
+  uintptr_t base = 0;
+  uint64_t size = 0;
+  uint64_t reserved = 0; ///< Bytes of address space reserved (0: mapped).
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  void *mapped = nullptr; ///< When the memory is host-visible and coherent.
+};
+
+/// Where a memref argument lives on the device.
+struct Binding {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+  VkDeviceSize range = 0;
+  /// Elements between the bound offset and the descriptor's aligned pointer
+  /// (added to the memref's offset in push constants).
+  int64_t elementShift = 0;
+};
+
+class Context {
+public:
+  static Context &get();
+  std::mutex mutex;
+
+  // Instance-level; enough to list devices.
+  void initInstance();
+  std::vector<VkPhysicalDevice> physicalDevices();
+  /// The device the runtime uses (KILN_VULKAN_DEVICE or the default order).
+  VkPhysicalDevice choosePhysicalDevice();
+  void initDevice();
+  void setDefaultDevice(int index);
+
+  Module *loadModule(const void *data, size_t size);
+  void unloadModule(Module *module);
+  Kernel *getKernel(Module *module, const char *name);
+  void launch(Kernel *kernel, const intptr_t grid[3], const intptr_t block[3],
+              Stream *stream, void **params, size_t paramsCount);
+
+  void synchronize(Stream *stream);
+  void record(Event *event, Stream *stream);
+  void synchronize(Event *event);
+  /// Waits for every pending submission of every stream.
+  void drainAll();
+
+  void *allocate(uint64_t size, bool hostShared);
+  void free(void *ptr);
+  void copy(void *dst, const void *src, size_t size);
+  void fill(void *dst, uint32_t pattern, unsigned patternBytes, size_t count);
+
+  Stream *defaultStream() { return &defaultStream_; }
+  Stream *createStream();
+  void destroyStream(Stream *stream);
+
+  void teardown();
+  void checkValidation();
+
+  vk::Functions vk;
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  VkPhysicalDeviceProperties properties{};
+  VkPhysicalDeviceMemoryProperties memoryProperties{};
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t queueFamily = 0;
+  bool validation = false;
+  bool timing = false;
+  bool hostImport = false;
+  bool torndown = false;
+  uint64_t importAlignment = 4096;
+  unsigned validationMessages = 0;
+  KilnVulkanStats stats{};
+
+private:
+  Context() = default;
+  void createMessenger();
+  Submission *acquireSubmission(uint32_t buffers);
+  void submit(Submission *s, Stream *stream);
+  void complete(Submission *s);
+  void waitAndComplete(std::vector<Submission *> &pending);
+  /// Records `body` into a fresh submission, submits it and waits.
+  template <typename F> void runNow(F body);
+  void createPipeline(Kernel *kernel, size_t rawBuffers);
+  const Allocation *findAllocation(uintptr_t lo, uintptr_t hi) const;
+  uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want,
+                          VkMemoryPropertyFlags avoid = 0) const;
+  void createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
+                    VkMemoryPropertyFlags want, VkBuffer &buffer,
+                    VkDeviceMemory &memory, bool &hostVisible);
+  void mapSegments(std::vector<HostSegment> &segments);
+  void releaseSegment(HostSegment &segment, bool copyBack);
+
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+  VkCommandPool commandPool = VK_NULL_HANDLE;
+  VkBuffer emptyBuffer = VK_NULL_HANDLE;
+  VkDeviceMemory emptyMemory = VK_NULL_HANDLE;
+  int requestedDevice = -1;
+  std::vector<std::unique_ptr<Module>> modules;
+  std::vector<std::unique_ptr<Submission>> submissions;
+  std::vector<Submission *> freeSubmissions;
+  std::vector<std::unique_ptr<Stream>> streams;
+  std::map<uintptr_t, Allocation> allocations;
+  Stream defaultStream_;
+};
+
+} // namespace kiln::vkrt
+
+#endif // KILN_RUNTIME_VULKAN_CONTEXT_H

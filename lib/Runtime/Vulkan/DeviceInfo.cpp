@@ -1,0 +1,273 @@
+//===- DeviceInfo.cpp - Listing devices and their SPIR-V target env -------===//
+//
+// `kiln-vulkan-runner --list-devices` and `--print-target-env`, and the
+// runner's default `--target-env=device`, come from here: what a device
+// reports (version, features, subgroup operations, limits) as the
+// `#spirv.target_env` Kiln compiles for.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Context.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace kiln;
+using namespace kiln::vkrt;
+
+static const char *deviceTypeName(VkPhysicalDeviceType type) {
+  switch (type) {
+  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+    return "discrete GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+    return "integrated GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+    return "virtual GPU";
+  case VK_PHYSICAL_DEVICE_TYPE_CPU:
+    return "CPU";
+  default:
+    return "other";
+  }
+}
+
+static std::string versionText(uint32_t v) {
+  return std::to_string(VK_API_VERSION_MAJOR(v)) + "." +
+         std::to_string(VK_API_VERSION_MINOR(v)) + "." +
+         std::to_string(VK_API_VERSION_PATCH(v));
+}
+
+namespace {
+/// What Kiln asks of a physical device.
+struct DeviceQuery {
+  VkPhysicalDeviceProperties props{};
+  VkPhysicalDeviceSubgroupProperties subgroup{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceSubgroupSizeControlProperties sizeControl{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+  VkPhysicalDeviceDriverProperties driver{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  VkPhysicalDeviceFeatures2 features{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  VkPhysicalDeviceVulkan11Features f11{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  VkPhysicalDeviceVulkan12Features f12{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceMemoryProperties memory{};
+  std::vector<std::string> extensions;
+
+  DeviceQuery(Context &c, VkPhysicalDevice d) {
+    c.vk.vkGetPhysicalDeviceProperties(d, &props);
+    bool v12 = props.apiVersion >= VK_API_VERSION_1_2;
+    bool v13 = props.apiVersion >= VK_API_VERSION_1_3;
+    VkPhysicalDeviceProperties2 p2{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    p2.pNext = &subgroup;
+    if (v12)
+      subgroup.pNext = &driver;
+    if (v13)
+      driver.pNext = &sizeControl;
+    c.vk.vkGetPhysicalDeviceProperties2(d, &p2);
+    if (v12) {
+      features.pNext = &f11;
+      f11.pNext = &f12;
+    }
+    c.vk.vkGetPhysicalDeviceFeatures2(d, &features);
+    c.vk.vkGetPhysicalDeviceMemoryProperties(d, &memory);
+    uint32_t n = 0;
+    c.vk.vkEnumerateDeviceExtensionProperties(d, nullptr, &n, nullptr);
+    std::vector<VkExtensionProperties> ext(n);
+    c.vk.vkEnumerateDeviceExtensionProperties(d, nullptr, &n, ext.data());
+    for (auto &e : ext)
+      extensions.push_back(e.extensionName);
+  }
+  bool has(const char *ext) const {
+    for (const std::string &e : extensions)
+      if (e == ext)
+        return true;
+    return false;
+  }
+  bool v12() const { return props.apiVersion >= VK_API_VERSION_1_2; }
+};
+} // namespace
+
+extern "C" int kilnVulkanListDevices() {
+  Context &c = Context::get();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  std::vector<VkPhysicalDevice> devices = c.physicalDevices();
+  if (devices.empty()) {
+    std::fprintf(stderr, "kiln-vulkan: no Vulkan device found\n");
+    return 1;
+  }
+  for (size_t i = 0; i < devices.size(); ++i) {
+    DeviceQuery q(c, devices[i]);
+    const VkPhysicalDeviceLimits &l = q.props.limits;
+    std::printf("%zu: %s\n", i, q.props.deviceName);
+    std::printf("  type: %s, vendor 0x%04x, device 0x%04x\n",
+                deviceTypeName(q.props.deviceType), q.props.vendorID,
+                q.props.deviceID);
+    std::printf("  api: %s, driver: %s", versionText(q.props.apiVersion).c_str(),
+                versionText(q.props.driverVersion).c_str());
+    if (q.v12())
+      std::printf(" (%s %s)", q.driver.driverName, q.driver.driverInfo);
+    std::printf("\n");
+    for (uint32_t h = 0; h < q.memory.memoryHeapCount; ++h)
+      std::printf("  memory heap %u: %.1f MiB%s\n", h,
+                  q.memory.memoryHeaps[h].size / (1024.0 * 1024.0),
+                  q.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT
+                      ? ", device local"
+                      : "");
+    std::printf("  subgroup size: %u", q.subgroup.subgroupSize);
+    if (q.sizeControl.minSubgroupSize)
+      std::printf(" (%u to %u)", q.sizeControl.minSubgroupSize,
+                  q.sizeControl.maxSubgroupSize);
+    std::printf("\n");
+    std::printf("  max workgroup size: [%u, %u, %u], invocations: %u\n",
+                l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupSize[1],
+                l.maxComputeWorkGroupSize[2], l.maxComputeWorkGroupInvocations);
+    std::printf("  max workgroup count: [%u, %u, %u]\n",
+                l.maxComputeWorkGroupCount[0], l.maxComputeWorkGroupCount[1],
+                l.maxComputeWorkGroupCount[2]);
+    std::printf("  shared memory: %u bytes, push constants: %u bytes, "
+                "storage buffer range: %u bytes\n",
+                l.maxComputeSharedMemorySize, l.maxPushConstantsSize,
+                l.maxStorageBufferRange);
+  }
+  return 0;
+}
+
+extern "C" const char *kilnVulkanDeviceTargetEnv() {
+  static std::string text;
+  Context &c = Context::get();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (!text.empty())
+    return text.c_str();
+  DeviceQuery q(c, c.choosePhysicalDevice());
+  uint32_t api = q.props.apiVersion;
+  const char *version = api >= VK_API_VERSION_1_3   ? "v1.6"
+                        : api >= VK_API_VERSION_1_2 ? "v1.5"
+                                                    : "v1.3";
+  std::vector<std::string> caps = {"Shader"}, exts = {
+      "SPV_KHR_storage_buffer_storage_class"};
+  const VkPhysicalDeviceFeatures &f = q.features.features;
+  if (f.shaderFloat64)
+    caps.push_back("Float64");
+  if (f.shaderInt64)
+    caps.push_back("Int64");
+  if (f.shaderInt16)
+    caps.push_back("Int16");
+  if (q.v12()) {
+    if (q.f12.shaderFloat16)
+      caps.push_back("Float16");
+    if (q.f12.shaderInt8)
+      caps.push_back("Int8");
+    if (q.f12.shaderBufferInt64Atomics && f.shaderInt64)
+      caps.push_back("Int64Atomics");
+    if (q.f12.storageBuffer8BitAccess) {
+      caps.push_back("StorageBuffer8BitAccess");
+      exts.push_back("SPV_KHR_8bit_storage");
+    }
+    if (q.f12.uniformAndStorageBuffer8BitAccess)
+      caps.push_back("UniformAndStorageBuffer8BitAccess");
+    if (q.f12.storagePushConstant8)
+      caps.push_back("StoragePushConstant8");
+    if (q.f11.storageBuffer16BitAccess) {
+      caps.push_back("StorageBuffer16BitAccess");
+      exts.push_back("SPV_KHR_16bit_storage");
+    }
+    if (q.f11.uniformAndStorageBuffer16BitAccess)
+      caps.push_back("StorageUniform16");
+    if (q.f11.storagePushConstant16)
+      caps.push_back("StoragePushConstant16");
+  }
+  if (q.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) {
+    VkSubgroupFeatureFlags ops = q.subgroup.supportedOperations;
+    struct {
+      VkSubgroupFeatureFlags bit;
+      const char *cap;
+    } table[] = {
+        {VK_SUBGROUP_FEATURE_BASIC_BIT, "GroupNonUniform"},
+        {VK_SUBGROUP_FEATURE_VOTE_BIT, "GroupNonUniformVote"},
+        {VK_SUBGROUP_FEATURE_ARITHMETIC_BIT, "GroupNonUniformArithmetic"},
+        {VK_SUBGROUP_FEATURE_BALLOT_BIT, "GroupNonUniformBallot"},
+        {VK_SUBGROUP_FEATURE_SHUFFLE_BIT, "GroupNonUniformShuffle"},
+        {VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT,
+         "GroupNonUniformShuffleRelative"},
+        {VK_SUBGROUP_FEATURE_CLUSTERED_BIT, "GroupNonUniformClustered"},
+        {VK_SUBGROUP_FEATURE_QUAD_BIT, "GroupNonUniformQuad"},
+    };
+    for (auto &t : table)
+      if (ops & t.bit)
+        caps.push_back(t.cap);
+  }
+  const char *vendor = nullptr;
+  switch (q.props.vendorID) {
+  case 0x10DE:
+    vendor = "NVIDIA";
+    break;
+  case 0x1002:
+    vendor = "AMD";
+    break;
+  case 0x8086:
+    vendor = "Intel";
+    break;
+  case 0x13B5:
+    vendor = "ARM";
+    break;
+  case 0x5143:
+    vendor = "Qualcomm";
+    break;
+  case 0x1010:
+    vendor = "Imagination";
+    break;
+  default:
+    vendor = "Unknown";
+  }
+  const char *type = "Unknown";
+  switch (q.props.deviceType) {
+  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+    type = "DiscreteGPU";
+    break;
+  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+    type = "IntegratedGPU";
+    break;
+  case VK_PHYSICAL_DEVICE_TYPE_CPU:
+    type = "CPU";
+    break;
+  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+  case VK_PHYSICAL_DEVICE_TYPE_OTHER:
+    type = "Other";
+    break;
+  default:
+    break;
+  }
+  auto join = [](const std::vector<std::string> &v) {
+    std::string s;
+    for (const std::string &x : v)
+      s += (s.empty() ? "" : ", ") + x;
+    return s;
+  };
+  const VkPhysicalDeviceLimits &l = q.props.limits;
+  text = std::string("#spirv.target_env<#spirv.vce<") + version + ", [" +
+         join(caps) + "], [" + join(exts) + "]>, api=Vulkan, " +
+         (std::strcmp(vendor, "Unknown") == 0
+              ? std::string()
+              : std::string(vendor) + ":" + type + ", ") +
+         "#spirv.resource_limits<max_compute_shared_memory_size = " +
+         std::to_string(l.maxComputeSharedMemorySize) +
+         ", max_compute_workgroup_invocations = " +
+         std::to_string(l.maxComputeWorkGroupInvocations) +
+         ", max_compute_workgroup_size = [" +
+         std::to_string(l.maxComputeWorkGroupSize[0]) + ", " +
+         std::to_string(l.maxComputeWorkGroupSize[1]) + ", " +
+         std::to_string(l.maxComputeWorkGroupSize[2]) +
+         "], subgroup_size = " + std::to_string(q.subgroup.subgroupSize);
+  if (q.sizeControl.minSubgroupSize)
+    text += ", min_subgroup_size = " +
+            std::to_string(q.sizeControl.minSubgroupSize) +
+            ", max_subgroup_size = " +
+            std::to_string(q.sizeControl.maxSubgroupSize);
+  text += ">>";
+  return text.c_str();
+}

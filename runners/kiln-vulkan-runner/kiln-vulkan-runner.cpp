@@ -1,0 +1,177 @@
+//===- kiln-vulkan-runner.cpp - Run gpu.launch programs on Vulkan ---------===//
+//
+// mlir-runner's interface (-e, --entry-point-result, --shared-libs, -O0..3)
+// over Kiln's Vulkan pipeline: the input (gpu.launch in func.func, outlined
+// gpu.modules, or a module already in the LLVM dialect) is lowered with
+// --kiln-gpu-to-vulkan for the device it will run on, the host is JIT-compiled
+// by MLIR's ExecutionEngine and linked against Kiln's Vulkan runtime and
+// MLIR's runner utilities.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/InitAll.h"
+#include "kiln/Pipelines/Pipelines.h"
+#include "kiln/Runtime/VulkanRuntime.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/JitRunner.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace mlir;
+
+static llvm::cl::OptionCategory runnerCategory("kiln-vulkan-runner options");
+
+static llvm::cl::opt<std::string> device(
+    "device",
+    llvm::cl::desc("Vulkan device: an index from --list-devices or part of "
+                   "its name (default: discrete GPU, integrated GPU, CPU)"),
+    llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<std::string> targetEnv(
+    "target-env",
+    llvm::cl::desc("SPIR-V target env to compile for: 'device' (the device "
+                   "the program runs on), a profile name (vulkan-1.1, "
+                   "vulkan-1.2, vulkan-1.3, lavapipe) or a #spirv.target_env"),
+    llvm::cl::init("device"), llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<bool> use64BitIndex(
+    "use-64bit-index", llvm::cl::desc("Lower index to i64 in kernels"),
+    llvm::cl::init(false), llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<bool> validate(
+    "validate",
+    llvm::cl::desc("Enable the Khronos validation layer; any message it "
+                   "reports fails the run (also KILN_VULKAN_VALIDATION=1)"),
+    llvm::cl::init(false), llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<bool> printTiming(
+    "print-timing",
+    llvm::cl::desc("Print each launch's GPU and host time on stderr"),
+    llvm::cl::init(false), llvm::cl::cat(runnerCategory));
+// Handled before the JIT runner sees the command line; declared so that
+// --help lists them.
+static llvm::cl::opt<bool> listDevices(
+    "list-devices", llvm::cl::desc("List the Vulkan devices and exit"),
+    llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<bool> printTargetEnv(
+    "print-target-env",
+    llvm::cl::desc("Print the chosen device's #spirv.target_env and exit"),
+    llvm::cl::cat(runnerCategory));
+
+/// True when `module` is already in the LLVM dialect (and needs no lowering).
+static bool isLoweredToLLVM(Operation *module) {
+  bool lowered = true;
+  module->walk([&](Operation *op) {
+    if (op == module)
+      return WalkResult::advance();
+    StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
+    if (ns != "llvm" && !(ns == "gpu" && op->getName().getStringRef() ==
+                                             "gpu.binary")) {
+      lowered = false;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return lowered;
+}
+
+static LogicalResult lowerForVulkan(Operation *module, JitRunnerOptions &) {
+  // The runtime reads its configuration from the environment when it first
+  // starts, which is after this point.
+  if (!device.empty())
+    setenv("KILN_VULKAN_DEVICE", device.c_str(), 1);
+  if (validate)
+    setenv("KILN_VULKAN_VALIDATION", "1", 1);
+  if (printTiming)
+    setenv("KILN_VULKAN_TIMING", "1", 1);
+  if (isLoweredToLLVM(module))
+    return success();
+  kiln::GPUToSPIRVPipelineOptions options;
+  if (targetEnv == "device") {
+    const char *env = kilnVulkanDeviceTargetEnv();
+    if (!env)
+      return failure();
+    options.targetEnv = env;
+  } else {
+    options.targetEnv = targetEnv;
+  }
+  options.use64BitIndex = use64BitIndex;
+  PassManager pm(module->getContext());
+  kiln::buildGPUToVulkanPassPipeline(pm, options);
+  return pm.run(module);
+}
+
+/// The directory of this executable's build or install tree's lib/.
+static std::string libDir(const char *argv0) {
+  std::string exe = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&libDir));
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(dir, "lib");
+  return std::string(dir);
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--list-devices") == 0 ||
+        std::strcmp(argv[i], "-list-devices") == 0)
+      return kilnVulkanListDevices();
+    if (std::strcmp(argv[i], "--print-target-env") == 0 ||
+        std::strcmp(argv[i], "-print-target-env") == 0) {
+      for (int j = 1; j < argc; ++j)
+        if (std::strncmp(argv[j], "--device=", 9) == 0)
+          setenv("KILN_VULKAN_DEVICE", argv[j] + 9, 1);
+      const char *env = kilnVulkanDeviceTargetEnv();
+      if (!env)
+        return 1;
+      std::printf("%s\n", env);
+      return 0;
+    }
+  }
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::InitializeNativeTargetAsmParser();
+
+  // The runtime and MLIR's runner utilities are always available to the JIT;
+  // --shared-libs adds more.
+  std::vector<std::string> libs = {
+      libDir(argv[0]) + "/libkiln_vulkan_runtime.so",
+      KILN_MLIR_LIB_DIR "/libmlir_runner_utils.so",
+      KILN_MLIR_LIB_DIR "/libmlir_c_runner_utils.so"};
+  std::vector<char *> args(argv, argv + argc);
+  std::string sharedLibs = "--shared-libs=";
+  for (size_t i = 0; i < libs.size(); ++i)
+    sharedLibs += (i ? "," : "") + libs[i];
+  args.push_back(sharedLibs.data());
+  bool hasResultType = false, hasEntry = false;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a(argv[i]);
+    hasResultType |= a.starts_with("--entry-point-result") ||
+                     a.starts_with("-entry-point-result");
+    hasEntry |= a == "-e" || a.starts_with("-e=") ||
+                a.starts_with("--entry-point") || a.starts_with("-entry-point");
+  }
+  std::string voidResult = "--entry-point-result=void";
+  if (!hasResultType)
+    args.push_back(voidResult.data());
+
+  DialectRegistry registry;
+  kiln::registerAllDialects(registry);
+  registerAllToLLVMIRTranslations(registry);
+  kiln::registerAllPasses();
+
+  JitRunnerConfig config;
+  config.mlirTransformer = lowerForVulkan;
+  return JitRunnerMain(args.size(), args.data(), registry, config);
+}
