@@ -11,12 +11,17 @@ status=0
 "$lit" -sv build/test --xunit-xml-output build/lit-results.xml || status=1
 build/unittests/KilnUnitTests --gtest_brief=1 \
   --gtest_output=xml:build/gtest-results.xml || status=1
+# The runtime's units run with the Khronos validation layer on: any message
+# it reports fails the test.
+KILN_VULKAN_VALIDATION=1 build/unittests/KilnVulkanRuntimeTests --gtest_brief=1 \
+  --gtest_output=xml:build/gtest-vulkan-results.xml || status=1
 
 # One summary line over both suites.
 python3 - <<'PY'
 import xml.etree.ElementTree as ET
 passed = failed = skipped = 0
-for path in ("build/lit-results.xml", "build/gtest-results.xml"):
+for path in ("build/lit-results.xml", "build/gtest-results.xml",
+             "build/gtest-vulkan-results.xml"):
     root = ET.parse(path).getroot()
     for case in root.iter("testcase"):
         if case.find("failure") is not None or case.find("error") is not None:

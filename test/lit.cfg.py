@@ -22,8 +22,35 @@ config.substitutions.append(("%mlir_opt", config.mlir_opt))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.kiln_tools_dir, append_path=True)
 
+# Integration tests run kernels on a Vulkan device (lavapipe when there is no
+# GPU); they need a working loader and driver.
+import subprocess
+runner = os.path.join(config.kiln_tools_dir, "kiln-vulkan-runner")
+if os.path.exists(runner):
+    try:
+        probe = subprocess.run([runner, "--list-devices"], capture_output=True,
+                               timeout=60)
+        if probe.returncode == 0:
+            config.available_features.add("vulkan-runner")
+        else:
+            lit_config.note("no Vulkan device; integration tests are "
+                            "unsupported: " + probe.stderr.decode().strip())
+    except (OSError, subprocess.TimeoutExpired) as e:
+        lit_config.note("kiln-vulkan-runner --list-devices failed: %s" % e)
+
+# Results must not depend on the device the developer happens to have when
+# a test names one; by default the runtime's own choice is used.
+for var in ["KILN_VULKAN_DEVICE", "VK_ICD_FILENAMES", "VK_DRIVER_FILES",
+            "VK_LAYER_PATH", "VK_ADD_LAYER_PATH", "HOME", "XDG_RUNTIME_DIR"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+config.substitutions.append(("%kiln_lib_dir", config.kiln_lib_dir))
+config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
+config.substitutions.append(("%mlir_runner", config.mlir_runner))
+
 tools = [
     "kiln-opt",
+    "kiln-vulkan-runner",
     "kiln-translate",
     "kiln-compile",
     ToolSubst("spirv-val", config.spirv_val),

@@ -1,0 +1,340 @@
+//===- VulkanRuntimeTest.cpp - Kiln's Vulkan runtime through its mgpu* ABI -===//
+//
+// Drives the runtime as JIT- or AOT-compiled host code does: containers built
+// here around SPIR-V compiled by glslc, memref descriptors passed as the
+// expanded (allocated, aligned, offset, sizes, strides) parameters. Runs on
+// whatever Vulkan device the runtime picks (lavapipe without a GPU); skips
+// when there is none. Errors are fatal in the runtime, so they are tested
+// with death tests (each in a fresh process).
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Runtime/VulkanRuntime.h"
+#include "kiln/Target/Container.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+using namespace kiln::container;
+
+namespace {
+
+const uint32_t kStridedStore[] = {
+#include "strided_store.inc"
+};
+const uint32_t kIncrement[] = {
+#include "increment.inc"
+};
+
+/// Whether a Vulkan device exists, asked in a child process so that a
+/// missing loader or device does not end this one.
+bool haveDevice() {
+  static int have = -1;
+  if (have < 0)
+    have = std::system("\"$KILN_UNITTEST_SELF\" --list-devices-probe "
+                       ">/dev/null 2>&1") == 0;
+  return have == 1;
+}
+
+#define REQUIRE_DEVICE()                                                       \
+  if (!haveDevice())                                                           \
+  GTEST_SKIP() << "no Vulkan device (kilnVulkanListDevices failed)"
+
+ArgInfo memrefArg(uint32_t binding, uint32_t pushConstantOffset) {
+  ArgInfo a;
+  a.kind = ArgKind::MemRef;
+  a.size = 4;
+  a.rank = 1;
+  a.binding = binding;
+  a.pushConstantOffset = pushConstantOffset;
+  return a;
+}
+
+std::vector<uint8_t> container(const uint32_t *words, size_t numWords,
+                               uint32_t wgX, uint32_t pushConstants,
+                               ArgInfo arg) {
+  ModuleInfo m;
+  KernelInfo k;
+  k.name = "main";
+  k.workgroupSize[0] = wgX;
+  k.pushConstantSize = pushConstants;
+  k.args.push_back(arg);
+  m.kernels.push_back(k);
+  m.spirv.assign(words, words + numWords);
+  return write(m);
+}
+
+std::vector<uint8_t> stridedModule() {
+  return container(kStridedStore, std::size(kStridedStore), 64, 12,
+                   memrefArg(0, 0));
+}
+
+std::vector<uint8_t> incrementModule() {
+  return container(kIncrement, std::size(kIncrement), 1, 0,
+                   memrefArg(0, kNoPushConstant));
+}
+
+/// A rank-1 memref descriptor, as gpu-to-llvm passes it.
+struct MemRef1D {
+  void *allocated;
+  void *aligned;
+  int64_t offset, size, stride;
+  void *params[5] = {&allocated, &aligned, &offset, &size, &stride};
+};
+
+void launch(void *fn, intptr_t groups, intptr_t block, MemRef1D &m) {
+  void *stream = mgpuStreamCreate();
+  mgpuLaunchKernel(fn, groups, 1, 1, block, 1, 1, 0, stream, m.params,
+                   nullptr, 5);
+  mgpuStreamSynchronize(stream);
+  mgpuStreamDestroy(stream);
+}
+
+/// Launches the strided kernel with `block` threads and `numParams` of the
+/// memref's five parameters.
+void launchStrided(const std::vector<uint8_t> &bytes, intptr_t block,
+                   size_t numParams) {
+  void *fn =
+      mgpuModuleGetFunction(mgpuModuleLoad(bytes.data(), bytes.size()), "main");
+  std::vector<int32_t> host(8);
+  MemRef1D m{host.data(), host.data(), 0, 8, 1};
+  mgpuLaunchKernel(fn, 1, 1, 1, block, 1, 1, 0, nullptr, m.params, nullptr,
+                   numParams);
+  mgpuStreamSynchronize(nullptr);
+}
+
+void allocOnDevice(const char *name) {
+  setenv("KILN_VULKAN_DEVICE", name, 1);
+  mgpuMemAlloc(16, nullptr, false);
+}
+
+/// Runs a launch with host import disabled; says on stderr whether the
+/// result is right and staging was used.
+void stageWithoutImport() {
+  setenv("KILN_VULKAN_HOST_IMPORT", "0", 1);
+  std::vector<uint8_t> bytes = stridedModule();
+  void *fn =
+      mgpuModuleGetFunction(mgpuModuleLoad(bytes.data(), bytes.size()), "main");
+  std::vector<int32_t> host(40, 0);
+  MemRef1D m{host.data(), host.data(), 1, 8, 4};
+  launch(fn, 1, 64, m);
+  KilnVulkanStats stats;
+  kilnVulkanGetStats(&stats);
+  bool ok = stats.hostImports == 0 && stats.stagedCopies > 0;
+  for (int i = 0; i < 40; ++i)
+    ok &= host[i] == ((i - 1) % 4 == 0 && i >= 1 && (i - 1) / 4 < 8
+                          ? (i - 1) / 4 + 1
+                          : 0);
+  std::fprintf(stderr, ok ? "staged-ok\n" : "staged-wrong\n");
+  for (int i = 0; i < 40 && !ok; ++i)
+    std::fprintf(stderr, "%d ", host[i]);
+  std::fprintf(stderr, "imports %d staged %d\n", int(stats.hostImports), int(stats.stagedCopies));
+  std::exit(ok ? 0 : 1);
+}
+
+class VulkanRuntime : public ::testing::Test {
+protected:
+  void SetUp() override {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+  }
+};
+
+TEST_F(VulkanRuntime, StridedOffsetViewOfHostMemory) {
+  REQUIRE_DEVICE();
+  std::vector<uint8_t> bytes = stridedModule();
+  void *module = mgpuModuleLoad(bytes.data(), bytes.size());
+  void *fn = mgpuModuleGetFunction(module, "main");
+  // An aligned pointer 4 bytes into the allocation (not a multiple of the
+  // device's storage-buffer offset alignment), offset 3, stride 5: the
+  // runtime binds an aligned range and shifts the offset it pushes.
+  std::vector<int32_t> host(80, 0);
+  MemRef1D m{host.data(), host.data() + 1, 3, 10, 5};
+  launch(fn, 1, 64, m);
+  for (int i = 0; i < 80; ++i) {
+    int j = i - 1 - 3;
+    int expected = j >= 0 && j % 5 == 0 && j / 5 < 10 ? j / 5 + 1 : 0;
+    EXPECT_EQ(host[i], expected) << "element " << i;
+  }
+  mgpuModuleUnload(module);
+}
+
+TEST_F(VulkanRuntime, NegativeStrideView) {
+  REQUIRE_DEVICE();
+  std::vector<uint8_t> bytes = stridedModule();
+  void *fn = mgpuModuleGetFunction(mgpuModuleLoad(bytes.data(), bytes.size()),
+                                   "main");
+  // A reversed view: offset 19, stride -2 covers elements 19, 17, ..., 1.
+  std::vector<int32_t> host(20, 0);
+  MemRef1D m{host.data(), host.data(), 19, 10, -2};
+  launch(fn, 1, 64, m);
+  for (int i = 0; i < 20; ++i)
+    EXPECT_EQ(host[i], i % 2 == 1 ? (19 - i) / 2 + 1 : 0) << "element " << i;
+}
+
+TEST_F(VulkanRuntime, DeviceMemoryAllocCopyMemset) {
+  REQUIRE_DEVICE();
+  std::vector<uint8_t> bytes = stridedModule();
+  void *fn = mgpuModuleGetFunction(mgpuModuleLoad(bytes.data(), bytes.size()),
+                                   "main");
+  const int n = 64;
+  auto *dev = static_cast<int32_t *>(mgpuMemAlloc(n * 4, nullptr, false));
+  ASSERT_NE(dev, nullptr);
+  mgpuMemset32(dev, 7, n, nullptr);
+  // A view into the middle of the allocation: 8 elements in, stride 3.
+  MemRef1D m{dev, dev + 8, 0, 16, 3};
+  launch(fn, 1, 64, m);
+  std::vector<int32_t> host(n, -1);
+  mgpuMemcpy(host.data(), dev, n * 4, nullptr);
+  for (int i = 0; i < n; ++i) {
+    int j = i - 8;
+    int expected = j >= 0 && j % 3 == 0 && j / 3 < 16 ? j / 3 + 1 : 7;
+    EXPECT_EQ(host[i], expected) << "element " << i;
+  }
+  // Copy host -> device -> host again, through a 16-bit memset in between.
+  std::vector<int32_t> input(n);
+  for (int i = 0; i < n; ++i)
+    input[i] = i * i;
+  mgpuMemset16(dev, 0xFFFF, 2 * n, nullptr);
+  mgpuMemcpy(dev, input.data(), n * 4, nullptr);
+  mgpuMemcpy(host.data(), dev, n * 4, nullptr);
+  EXPECT_EQ(host, input);
+  mgpuMemFree(dev, nullptr);
+}
+
+TEST_F(VulkanRuntime, OnePipelineForTenThousandLaunches) {
+  REQUIRE_DEVICE();
+  std::vector<uint8_t> bytes = incrementModule();
+  KilnVulkanStats before;
+  kilnVulkanGetStats(&before);
+  std::vector<int32_t> host(4, 0);
+  MemRef1D m{host.data(), host.data(), 0, 4, 1};
+  for (int i = 0; i < 10000; ++i) {
+    // What the JIT host does per launch: look the kernel up, launch, sync.
+    void *module = mgpuModuleLoad(bytes.data(), bytes.size());
+    launch(mgpuModuleGetFunction(module, "main"), 4, 1, m);
+    mgpuModuleUnload(module);
+  }
+  KilnVulkanStats after;
+  kilnVulkanGetStats(&after);
+  EXPECT_EQ(after.pipelines - before.pipelines, 1u);
+  EXPECT_EQ(after.shaderModules - before.shaderModules, 1u);
+  EXPECT_EQ(after.launches - before.launches, 10000u);
+  EXPECT_LE(after.descriptorPools - before.descriptorPools, 2u);
+  EXPECT_EQ(after.instances, 1u);
+  EXPECT_EQ(after.devices, 1u);
+  for (int v : host)
+    EXPECT_EQ(v, 10000);
+}
+
+TEST_F(VulkanRuntime, RawSPIRVTakesPointerSizePairs) {
+  REQUIRE_DEVICE();
+  void *module = mgpuModuleLoad(kIncrement, sizeof(kIncrement));
+  void *fn = mgpuModuleGetFunction(module, "main");
+  std::vector<int32_t> host(8, 41);
+  void *ptr = host.data();
+  int64_t size = host.size() * 4;
+  void *params[2] = {&ptr, &size};
+  void *stream = mgpuStreamCreate();
+  mgpuLaunchKernel(fn, 8, 1, 1, 1, 1, 1, 0, stream, params, nullptr, 2);
+  mgpuStreamSynchronize(stream);
+  mgpuStreamDestroy(stream);
+  for (int v : host)
+    EXPECT_EQ(v, 42);
+}
+
+TEST_F(VulkanRuntime, StagingWithoutHostImport) {
+  REQUIRE_DEVICE();
+  EXPECT_EXIT(stageWithoutImport(), ::testing::ExitedWithCode(0), "staged-ok");
+}
+
+TEST_F(VulkanRuntime, TruncatedContainerIsAnError) {
+  REQUIRE_DEVICE();
+  std::vector<uint8_t> bytes = stridedModule();
+  EXPECT_EXIT(mgpuModuleLoad(bytes.data(), bytes.size() / 2),
+              ::testing::ExitedWithCode(1), "kiln-vulkan: cannot load GPU module");
+}
+
+TEST_F(VulkanRuntime, GarbageIsAnError) {
+  REQUIRE_DEVICE();
+  const char garbage[] = "this is not a GPU module at all";
+  EXPECT_EXIT(mgpuModuleLoad(garbage, sizeof(garbage)),
+              ::testing::ExitedWithCode(1),
+              "neither a Kiln container nor SPIR-V");
+}
+
+TEST_F(VulkanRuntime, CorruptSPIRVInstructionStreamIsAnError) {
+  REQUIRE_DEVICE();
+  std::vector<uint32_t> words(std::begin(kIncrement), std::end(kIncrement));
+  words[5] = 0xFFFF0000u | (words[5] & 0xFFFF); // A huge word count.
+  EXPECT_EXIT(mgpuModuleLoad(words.data(), words.size() * 4),
+              ::testing::ExitedWithCode(1), "runs past the end of the module");
+}
+
+TEST_F(VulkanRuntime, UnknownKernelNamesTheKernelsThereAre) {
+  REQUIRE_DEVICE();
+  std::vector<uint8_t> bytes = stridedModule();
+  EXPECT_EXIT(mgpuModuleGetFunction(mgpuModuleLoad(bytes.data(), bytes.size()),
+                                    "nope"),
+              ::testing::ExitedWithCode(1),
+              "no compute entry point 'nope'; it has: main");
+}
+
+TEST_F(VulkanRuntime, BlockSizeMustMatchTheCompiledWorkgroupSize) {
+  REQUIRE_DEVICE();
+  std::vector<uint8_t> bytes = stridedModule();
+  EXPECT_EXIT(launchStrided(bytes, 32, 5),
+      ::testing::ExitedWithCode(1),
+      "kernel 'main' was compiled for workgroup size \\(64, 1, 1\\) but is "
+      "launched with block size \\(32, 1, 1\\)");
+}
+
+TEST_F(VulkanRuntime, ParameterCountMustMatchTheArgumentTable) {
+  REQUIRE_DEVICE();
+  std::vector<uint8_t> bytes = stridedModule();
+  EXPECT_EXIT(launchStrided(bytes, 64, 3),
+      ::testing::ExitedWithCode(1),
+      "kernel 'main' takes 5 parameters .* but the launch passed 3");
+}
+
+TEST_F(VulkanRuntime, WorkgroupSizeAboveTheDeviceLimitIsAnError) {
+  REQUIRE_DEVICE();
+  std::vector<uint8_t> bytes = container(kStridedStore, std::size(kStridedStore),
+                                         1u << 20, 12, memrefArg(0, 0));
+  EXPECT_EXIT(mgpuModuleGetFunction(mgpuModuleLoad(bytes.data(), bytes.size()),
+                                    "main"),
+              ::testing::ExitedWithCode(1),
+              "kernel 'main' has workgroup size 1048576 in x, above device "
+              "'.*''s limit of [0-9]+ \\(maxComputeWorkGroupSize\\)");
+}
+
+TEST_F(VulkanRuntime, DeviceNameThatDoesNotExistIsAnError) {
+  EXPECT_EXIT(allocOnDevice("no-such-device-anywhere"),
+      ::testing::ExitedWithCode(1),
+      "kiln-vulkan: (no Vulkan device named 'no-such-device-anywhere'|cannot "
+      "open the Vulkan loader|no Vulkan device found|vkCreateInstance)");
+}
+
+TEST_F(VulkanRuntime, TargetEnvDescribesTheDevice) {
+  REQUIRE_DEVICE();
+  const char *env = kilnVulkanDeviceTargetEnv();
+  ASSERT_NE(env, nullptr);
+  EXPECT_EQ(std::strncmp(env, "#spirv.target_env<#spirv.vce<v1.", 32), 0)
+      << env;
+  EXPECT_NE(std::strstr(env, "Shader"), nullptr) << env;
+  EXPECT_NE(std::strstr(env, "max_compute_workgroup_invocations = "), nullptr)
+      << env;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // The device probe: this binary, re-run, lists devices and exits.
+  if (argc > 1 && std::strcmp(argv[1], "--list-devices-probe") == 0)
+    return kilnVulkanListDevices();
+  setenv("KILN_UNITTEST_SELF", argv[0], 1);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
