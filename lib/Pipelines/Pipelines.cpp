@@ -47,10 +47,15 @@ void kiln::buildGPUToSPIRVPassPipeline(
 void kiln::buildHostToLLVMPassPipeline(OpPassManager &pm) {
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createConvertLinalgToLoopsPass());
+  // gpu-to-llvm lowers the async forms of gpu.alloc / memcpy / memset /
+  // dealloc; make the synchronous ones async on one stream per function.
+  fn.addPass(createGpuAsyncRegionPass());
+  // Host subviews with run-time offsets expand to affine.apply: expand
+  // first, then lower affine.
+  pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
   // Non-bare kernel arguments: the memref descriptor convention
   // (docs/abi.md). The gpu.binary's default #gpu.select_object handler
   // embeds the container and loads it with mgpuModuleLoad.

@@ -542,6 +542,58 @@ public:
 };
 } // namespace
 
+/// scf.index_switch has no SPIR-V lowering: rewrite it as a chain of scf.if
+/// on `arg == case`, the default region innermost.
+static void lowerIndexSwitches(gpu::GPUFuncOp fn) {
+  SmallVector<scf::IndexSwitchOp> switches;
+  fn.walk([&](scf::IndexSwitchOp op) { switches.push_back(op); });
+  // Post-order: inner switches first, so moved regions hold no switches.
+  for (scf::IndexSwitchOp op : switches) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    TypeRange types = op.getResultTypes();
+    // Builds the if for case `i` and onwards at `b`; returns its results.
+    std::function<ValueRange(OpBuilder &, unsigned)> build =
+        [&](OpBuilder &b, unsigned i) -> ValueRange {
+      Value value = arith::ConstantIndexOp::create(b, loc, op.getCases()[i]);
+      Value match = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          op.getArg(), value);
+      auto ifOp = scf::IfOp::create(b, loc, types, match,
+                                    /*withElseRegion=*/true);
+      Region &thenRegion = ifOp.getThenRegion();
+      thenRegion.getBlocks().clear();
+      thenRegion.getBlocks().splice(thenRegion.end(),
+                                    op.getCaseRegions()[i].getBlocks());
+      Region &elseRegion = ifOp.getElseRegion();
+      elseRegion.getBlocks().clear();
+      if (i + 1 == op.getNumCases()) {
+        elseRegion.getBlocks().splice(elseRegion.end(),
+                                      op.getDefaultRegion().getBlocks());
+      } else {
+        Block *block = new Block();
+        elseRegion.push_back(block);
+        OpBuilder inner = OpBuilder::atBlockBegin(block);
+        ValueRange results = build(inner, i + 1);
+        scf::YieldOp::create(inner, loc, results);
+      }
+      return ifOp.getResults();
+    };
+    if (op.getNumCases() == 0) {
+      // Only the default region: inline it.
+      Block &body = op.getDefaultRegion().front();
+      auto yield = cast<scf::YieldOp>(body.getTerminator());
+      SmallVector<Value> results(yield.getOperands());
+      yield.erase();
+      op->getBlock()->getOperations().splice(Block::iterator(op),
+                                             body.getOperations());
+      op.replaceAllUsesWith(results);
+    } else {
+      op.replaceAllUsesWith(build(b, 0));
+    }
+    op.erase();
+  }
+}
+
 /// Vulkan's SPIR-V requires structured control flow: lift cf.br / cf.cond_br /
 /// cf.switch graphs into scf.if, scf.index_switch and scf.while.
 static LogicalResult liftControlFlow(gpu::GPUFuncOp fn) {
@@ -788,9 +840,11 @@ LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
     if (clone)
       clone.erase();
   });
-  for (auto fn : clone.getOps<gpu::GPUFuncOp>())
+  for (auto fn : clone.getOps<gpu::GPUFuncOp>()) {
     if (failed(liftControlFlow(fn)))
       return failure();
+    lowerIndexSwitches(fn);
+  }
   for (auto fn : clone.getOps<gpu::GPUFuncOp>()) {
     if (!fn.isKernel())
       continue;
