@@ -1,0 +1,130 @@
+//===- LaunchOverhead.cpp - Launch overhead: Kiln's runtime vs by hand ----===//
+//
+// kiln-launch-overhead [--launches N] [--rounds R]
+//
+// Host microseconds per synchronous launch of one tiny kernel, through Kiln's
+// Vulkan runtime exactly as compiled host code calls it (get function, create
+// stream, launch, synchronize, destroy stream) and through the minimal loop a
+// Vulkan programmer writes by hand (HandWrittenLoop.cpp), on the same device
+// (KILN_VULKAN_DEVICE selects it for both), with the same SPIR-V and a
+// device-local buffer. Rounds alternate between the two; the medians are
+// reported, since CPU drivers (lavapipe) are noisy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HandWrittenLoop.h"
+#include "kiln/Runtime/VulkanRuntime.h"
+#include "kiln/Target/Container.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace kiln;
+
+static const uint32_t kTiny[] = {
+#include "tiny.inc"
+};
+
+static double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+/// Microseconds per launch through the runtime's mgpu* ABI.
+static double kilnLoop(void *module, void *buffer, unsigned warmup,
+                       unsigned launches) {
+  // A static memref<64xi32>: allocated, aligned, offset, size, stride.
+  void *allocated = buffer, *aligned = buffer;
+  int64_t offset = 0, size = 64, stride = 1;
+  void *params[5] = {&allocated, &aligned, &offset, &size, &stride};
+  auto once = [&] {
+    void *fn = mgpuModuleGetFunction(module, "main");
+    void *stream = mgpuStreamCreate();
+    mgpuLaunchKernel(fn, 1, 1, 1, 64, 1, 1, 0, stream, params, nullptr, 5);
+    mgpuStreamSynchronize(stream);
+    mgpuStreamDestroy(stream);
+  };
+  for (unsigned i = 0; i < warmup; ++i)
+    once();
+  auto start = std::chrono::steady_clock::now();
+  for (unsigned i = 0; i < launches; ++i)
+    once();
+  auto end = std::chrono::steady_clock::now();
+  return std::chrono::duration<double, std::micro>(end - start).count() /
+         launches;
+}
+
+int main(int argc, char **argv) {
+  unsigned launches = 10000, rounds = 3, warmup = 100;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char *name) -> const char * {
+      size_t n = std::strlen(name);
+      if (a.compare(0, n, name) == 0 && a.size() > n && a[n] == '=')
+        return argv[i] + n + 1;
+      return nullptr;
+    };
+    if (const char *v = value("--launches"))
+      launches = std::max(1, std::atoi(v));
+    else if (const char *v = value("--rounds"))
+      rounds = std::max(1, std::atoi(v));
+    else {
+      std::fprintf(stderr,
+                   "usage: kiln-launch-overhead [--launches=N] [--rounds=R]\n");
+      return 2;
+    }
+  }
+
+  container::ModuleInfo info;
+  container::KernelInfo kernel;
+  kernel.name = "main";
+  kernel.workgroupSize[0] = 64;
+  container::ArgInfo arg;
+  arg.kind = container::ArgKind::MemRef;
+  arg.size = 4;
+  arg.rank = 1;
+  kernel.args.push_back(arg);
+  info.kernels.push_back(kernel);
+  info.spirv.assign(std::begin(kTiny), std::end(kTiny));
+  std::vector<uint8_t> bytes = container::write(info);
+  void *module = mgpuModuleLoad(bytes.data(), bytes.size());
+  void *buffer = mgpuMemAlloc(64 * 4, nullptr, false);
+
+  std::vector<uint32_t> spirv(std::begin(kTiny), std::end(kTiny));
+  std::vector<double> kiln, hand;
+  std::string device;
+  for (unsigned r = 0; r < rounds; ++r) {
+    bench::HandWrittenResult result;
+    std::string error;
+    if (!bench::runHandWrittenLoop(spirv, "main", 1, 64 * 4, warmup, launches,
+                                   result, error)) {
+      std::fprintf(stderr, "hand-written loop failed: %s\n", error.c_str());
+      return 1;
+    }
+    hand.push_back(result.microsecondsPerLaunch);
+    device = result.deviceName;
+    kiln.push_back(kilnLoop(module, buffer, warmup, launches));
+    std::fprintf(stderr, "round %u: hand-written %.2f us, kiln %.2f us\n",
+                 r + 1, hand.back(), kiln.back());
+  }
+  mgpuMemFree(buffer, nullptr);
+  mgpuModuleUnload(module);
+
+  KilnVulkanStats stats;
+  kilnVulkanGetStats(&stats);
+  double k = median(kiln), h = median(hand);
+  std::printf("device: %s\n", device.c_str());
+  std::printf("launches per round: %u, rounds: %u (medians below)\n", launches,
+              rounds);
+  std::printf("hand-written Vulkan loop: %8.2f us per launch\n", h);
+  std::printf("kiln runtime (mgpu*):     %8.2f us per launch\n", k);
+  std::printf("kiln / hand-written:      %8.2fx\n", k / h);
+  std::printf("pipelines created by the runtime: %llu\n",
+              static_cast<unsigned long long>(stats.pipelines));
+  return 0;
+}
