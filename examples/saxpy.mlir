@@ -1,4 +1,9 @@
-// y[i] = a * x[i] + y[i] over dynamically sized vectors, 64 threads a block.
+// y = a * x + y over dynamically sized vectors, 64 threads a block.
+//
+//   build/bin/kiln-vulkan-runner examples/saxpy.mlir
+//
+// runs it on the default Vulkan device (lavapipe when there is no GPU) and
+// prints y for x[i] = i, y[i] = 1000 - i, a = 2: y[i] = 1000 + i.
 module attributes {gpu.container_module} {
   func.func @saxpy(%a: f32, %x: memref<?xf32>, %y: memref<?xf32>) {
     %c0 = arith.constant 0 : index
@@ -23,4 +28,29 @@ module attributes {gpu.container_module} {
     }
     return
   }
+
+  func.func @main() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = arith.constant 100 : index
+    %x = memref.alloc(%n) : memref<?xf32>
+    %y = memref.alloc(%n) : memref<?xf32>
+    %thousand = arith.constant 1000.0 : f32
+    scf.for %i = %c0 to %n step %c1 {
+      %ii = arith.index_cast %i : index to i32
+      %f = arith.sitofp %ii : i32 to f32
+      memref.store %f, %x[%i] : memref<?xf32>
+      %yi = arith.subf %thousand, %f : f32
+      memref.store %yi, %y[%i] : memref<?xf32>
+    }
+    %a = arith.constant 2.0 : f32
+    call @saxpy(%a, %x, %y) : (f32, memref<?xf32>, memref<?xf32>) -> ()
+    %printable = memref.cast %y : memref<?xf32> to memref<*xf32>
+    call @printMemrefF32(%printable) : (memref<*xf32>) -> ()
+    memref.dealloc %x : memref<?xf32>
+    memref.dealloc %y : memref<?xf32>
+    return
+  }
+
+  func.func private @printMemrefF32(memref<*xf32>)
 }

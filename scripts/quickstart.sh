@@ -1,20 +1,18 @@
 #!/bin/sh
-# Installs what is missing, builds Kiln, compiles the example kernels to
-# SPIR-V, validates them and prints their disassembly.
+# Installs what is missing, builds Kiln, and runs the example kernel on the
+# default Vulkan device (a GPU when there is one, else Mesa's lavapipe) with
+# the Khronos validation layer on.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
-out=build/examples
-mkdir -p "$out"
-for f in examples/*.mlir; do
-  name=$(basename "$f" .mlir)
-  echo "== $f -> $out/$name/"
-  mkdir -p "$out/$name"
-  build/bin/kiln-compile "$f" --target=vulkan --emit=spirv -o "$out/$name"
-  for spv in "$out/$name"/*.spv; do
-    spirv-val --target-env vulkan1.1 "$spv"
-    echo "-- $spv (spirv-val --target-env vulkan1.1: valid)"
-    spirv-dis "$spv"
-  done
-done
+echo "== Vulkan devices (build/bin/kiln-vulkan-runner --list-devices)"
+build/bin/kiln-vulkan-runner --list-devices
+echo "== build/bin/kiln-vulkan-runner examples/saxpy.mlir --validate"
+build/bin/kiln-vulkan-runner examples/saxpy.mlir --validate
+echo "== the same kernel as SPIR-V: build/examples/saxpy.spv"
+mkdir -p build/examples
+build/bin/kiln-compile examples/saxpy.mlir --target=vulkan --emit=spirv \
+  -o build/examples/saxpy.spv
+spirv-val --target-env vulkan1.1 build/examples/saxpy.spv
+echo "(spirv-val --target-env vulkan1.1: valid; spirv-dis prints it)"

@@ -17,6 +17,9 @@
 #include "mlir/ExecutionEngine/JitRunner.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/SourceMgr.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
@@ -105,6 +108,10 @@ static LogicalResult lowerForVulkan(Operation *module, JitRunnerOptions &) {
     options.targetEnv = targetEnv;
   }
   options.use64BitIndex = use64BitIndex;
+  // Diagnostics as file:line:col with the source line, like the other tools.
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, module->getContext());
+  module->getContext()->printOpOnDiagnostic(false);
   PassManager pm(module->getContext());
   kiln::buildGPUToVulkanPassPipeline(pm, options);
   return pm.run(module);
