@@ -135,6 +135,20 @@ void stageWithoutImport() {
   std::exit(ok ? 0 : 1);
 }
 
+/// A container that lies: the shader reads 12 bytes of push constants, the
+/// argument table declares none. Only the validation layer can tell.
+void launchWithValidationError() {
+  setenv("KILN_VULKAN_VALIDATION", "1", 1);
+  std::vector<uint8_t> bytes =
+      container(kStridedStore, std::size(kStridedStore), 64, 0,
+                memrefArg(0, kNoPushConstant));
+  void *fn =
+      mgpuModuleGetFunction(mgpuModuleLoad(bytes.data(), bytes.size()), "main");
+  std::vector<int32_t> host(64);
+  MemRef1D m{host.data(), host.data(), 0, 64, 1};
+  launch(fn, 1, 64, m);
+}
+
 class VulkanRuntime : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -315,6 +329,12 @@ TEST_F(VulkanRuntime, DeviceNameThatDoesNotExistIsAnError) {
       ::testing::ExitedWithCode(1),
       "kiln-vulkan: (no Vulkan device named 'no-such-device-anywhere'|cannot "
       "open the Vulkan loader|no Vulkan device found|vkCreateInstance)");
+}
+
+TEST_F(VulkanRuntime, ValidationMessagesAreFatal) {
+  REQUIRE_DEVICE();
+  EXPECT_EXIT(launchWithValidationError(), ::testing::ExitedWithCode(1),
+              "kiln-vulkan: validation error: .*[Pp]ush constant");
 }
 
 TEST_F(VulkanRuntime, TargetEnvDescribesTheDevice) {

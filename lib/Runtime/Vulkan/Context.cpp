@@ -703,6 +703,7 @@ Module *Context::loadModule(const void *data, size_t size) {
   info.pCode = words;
   check(vk.vkCreateShaderModule(device, &info, nullptr, &module->shader),
         "vkCreateShaderModule");
+  checkValidation();
   ++stats.shaderModules;
   module->references = 1;
   modules.push_back(std::move(module));
@@ -841,6 +842,9 @@ void Context::createPipeline(Kernel *kernel, size_t rawBuffers) {
   info.stage.module = kernel->module->shader;
   info.stage.pName = kernel->name.c_str();
   info.layout = kernel->layout;
+  // The validation layer reports a pipeline that does not match its layout
+  // here; stop before the driver uses it (some crash on one).
+  checkValidation();
   VkResult result = vk.vkCreateComputePipelines(device, pipelineCache, 1,
                                                 &info, nullptr,
                                                 &kernel->pipeline);
@@ -1445,6 +1449,7 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
   check(vk.vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer");
   s->kernel = kernel->name;
   s->timed = timing;
+  checkValidation();
   submit(s, stream ? stream : &defaultStream_);
   ++stats.launches;
 }
