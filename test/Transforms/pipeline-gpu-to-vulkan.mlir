@@ -3,12 +3,14 @@
 // --kiln-gpu-to-vulkan: the kernel becomes a gpu.binary holding Kiln's
 // container, the host is in the LLVM dialect, and the launch passes each
 // memref as (allocated, aligned, offset, size, stride) plus the scalar: six
-// parameters. gpu.alloc / gpu.memcpy become runtime calls too.
+// parameters. gpu.alloc / gpu.memcpy become runtime calls too, and
+// llvm.emit_c_interface entry points get _mlir_ciface_ wrappers.
 
 // MLIR-NOT: func.func
 // MLIR: llvm.func @scale(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: f32)
 // MLIR: gpu.launch_func <%{{.*}} : !llvm.ptr> @scale_kernel::@scale_kernel
 // MLIR: gpu.binary @scale_kernel  [#gpu.object<#spirv.target_env<{{.*}}>, properties = {format = "kiln-spirv"}, bin = "KILN
+// MLIR: llvm.func @_mlir_ciface_copy_through_device(%{{.*}}: !llvm.ptr)
 
 // CHECK: @scale_kernel_binary = internal constant [{{[0-9]+}} x i8] c"KILN
 // CHECK: define void @scale(ptr %{{.*}}, ptr %{{.*}}, i64 %{{.*}}, i64 %{{.*}}, i64 %{{.*}}, float %{{.*}})
@@ -45,7 +47,8 @@ module attributes {gpu.container_module} {
     return
   }
 
-  func.func @copy_through_device(%host: memref<64xf32>) {
+  func.func @copy_through_device(%host: memref<64xf32>)
+      attributes {llvm.emit_c_interface} {
     %dev = gpu.alloc () : memref<64xf32>
     gpu.memcpy %dev, %host : memref<64xf32>, memref<64xf32>
     gpu.memcpy %host, %dev : memref<64xf32>, memref<64xf32>
