@@ -17,7 +17,6 @@
 #include "mlir/ExecutionEngine/JitRunner.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/SourceMgr.h"
 #include "mlir/Pass/PassManager.h"
@@ -161,13 +160,11 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < libs.size(); ++i)
     sharedLibs += (i ? "," : "") + libs[i];
   args.push_back(sharedLibs.data());
-  bool hasResultType = false, hasEntry = false;
+  bool hasResultType = false;
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef a(argv[i]);
     hasResultType |= a.starts_with("--entry-point-result") ||
                      a.starts_with("-entry-point-result");
-    hasEntry |= a == "-e" || a.starts_with("-e=") ||
-                a.starts_with("--entry-point") || a.starts_with("-entry-point");
   }
   std::string voidResult = "--entry-point-result=void";
   if (!hasResultType)

@@ -278,11 +278,10 @@ void Context::initDevice() {
     });
   };
   std::vector<const char *> extensions;
+  // On by default where the device has it; KILN_VULKAN_HOST_IMPORT=0 stages.
   hostImport = has(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) &&
-               std::getenv("KILN_VULKAN_HOST_IMPORT") == nullptr
-                   ? true
-                   : envFlag("KILN_VULKAN_HOST_IMPORT") &&
-                         has(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+               (!std::getenv("KILN_VULKAN_HOST_IMPORT") ||
+                envFlag("KILN_VULKAN_HOST_IMPORT"));
   if (hostImport) {
     extensions.push_back(VK_KHR_EXTERNAL_MEMORY_EXTENSION_NAME);
     extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
@@ -508,26 +507,36 @@ void Context::free(void *ptr) {
   allocations.erase(it);
 }
 
-template <typename F> void Context::runNow(F body) {
-  Submission *s = acquireSubmission(0);
+void Context::beginRecording(VkCommandBuffer cmd) {
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  check(vk.vkBeginCommandBuffer(s->cmd, &begin), "vkBeginCommandBuffer");
+  check(vk.vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
+}
+
+void Context::memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStages,
+                            VkAccessFlags srcAccess,
+                            VkPipelineStageFlags dstStages,
+                            VkAccessFlags dstAccess) {
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT |
-                          VK_ACCESS_TRANSFER_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT |
-                          VK_ACCESS_TRANSFER_WRITE_BIT;
-  vk.vkCmdPipelineBarrier(s->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
-                                      VK_PIPELINE_STAGE_TRANSFER_BIT,
-                          VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0,
+  barrier.srcAccessMask = srcAccess;
+  barrier.dstAccessMask = dstAccess;
+  vk.vkCmdPipelineBarrier(cmd, srcStages, dstStages, 0, 1, &barrier, 0,
                           nullptr, 0, nullptr);
+}
+
+template <typename F> void Context::runNow(F body) {
+  Submission *s = acquireSubmission(0);
+  beginRecording(s->cmd);
+  memoryBarrier(s->cmd,
+                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+                    VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
   body(s->cmd);
-  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vk.vkCmdPipelineBarrier(s->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                          VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0,
-                          nullptr, 0, nullptr);
+  memoryBarrier(s->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                VK_ACCESS_HOST_READ_BIT);
   check(vk.vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer");
   std::vector<Submission *> one{s};
   submit(s, nullptr);
@@ -1211,7 +1220,7 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
         }
         case ScalarType::Index: {
           int64_t i = readParam<int64_t>(v);
-          if (info && a.size == 4) {
+          if (a.size == 4) {
             int32_t narrow = int32_t(i);
             writePC(a.pushConstantOffset, &narrow, 4);
           } else {
@@ -1351,10 +1360,7 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
   }
 
   // Metadata of dynamic memrefs into push constants.
-  unsigned indexBytes = info && info->args.size() &&
-                                kernel->module->info.indexBits == 64
-                            ? 8
-                            : 4;
+  unsigned indexBytes = kernel->module->info.indexBits / 8;
   for (BufferArg &b : buffers) {
     if (!b.rebasable)
       continue;
@@ -1407,22 +1413,15 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
   if (!writes.empty())
     vk.vkUpdateDescriptorSets(device, writes.size(), writes.data(), 0, nullptr);
 
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  check(vk.vkBeginCommandBuffer(s->cmd, &begin), "vkBeginCommandBuffer");
+  beginRecording(s->cmd);
   // Order after everything submitted before (one queue, many submissions).
-  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT |
-                          VK_ACCESS_TRANSFER_WRITE_BIT |
-                          VK_ACCESS_HOST_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT |
-                          VK_ACCESS_SHADER_WRITE_BIT;
-  vk.vkCmdPipelineBarrier(s->cmd,
-                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
-                              VK_PIPELINE_STAGE_TRANSFER_BIT |
-                              VK_PIPELINE_STAGE_HOST_BIT,
-                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier,
-                          0, nullptr, 0, nullptr);
+  memoryBarrier(s->cmd,
+                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+                    VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+                VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+                    VK_ACCESS_HOST_WRITE_BIT,
+                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   if (timing) {
     vk.vkCmdResetQueryPool(s->cmd, s->queries, 0, 2);
     vk.vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
@@ -1441,11 +1440,9 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
   if (timing)
     vk.vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
                            s->queries, 1);
-  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vk.vkCmdPipelineBarrier(s->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                          VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0,
-                          nullptr, 0, nullptr);
+  memoryBarrier(s->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                VK_ACCESS_HOST_READ_BIT);
   check(vk.vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer");
   s->kernel = kernel->name;
   s->timed = timing;

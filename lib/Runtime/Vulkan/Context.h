@@ -86,10 +86,9 @@ struct Stream {
   std::vector<Submission *> pending;
 };
 
-struct Event {
-  Submission *last = nullptr; ///< Null once complete.
-  uint64_t serial = 0;
-};
+/// All work goes to one queue in submission order, so an event carries no
+/// state: it completes when everything submitted before it has.
+struct Event {};
 
 /// Device-local memory from mgpuMemAlloc, at a reserved host address.
 struct Allocation {
@@ -171,6 +170,10 @@ private:
   void submit(Submission *s, Stream *stream);
   void complete(Submission *s);
   void waitAndComplete(std::vector<Submission *> &pending);
+  void beginRecording(VkCommandBuffer cmd);
+  void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStages,
+                     VkAccessFlags srcAccess, VkPipelineStageFlags dstStages,
+                     VkAccessFlags dstAccess);
   /// Records `body` into a fresh submission, submits it and waits.
   template <typename F> void runNow(F body);
   void createPipeline(Kernel *kernel, size_t rawBuffers);

@@ -158,28 +158,34 @@ extern "C" const char *kilnVulkanDeviceTargetEnv() {
   if (f.shaderInt16)
     caps.push_back("Int16");
   if (q.v12()) {
-    if (q.f12.shaderFloat16)
-      caps.push_back("Float16");
-    if (q.f12.shaderInt8)
-      caps.push_back("Int8");
-    if (q.f12.shaderBufferInt64Atomics && f.shaderInt64)
-      caps.push_back("Int64Atomics");
-    if (q.f12.storageBuffer8BitAccess) {
-      caps.push_back("StorageBuffer8BitAccess");
-      exts.push_back("SPV_KHR_8bit_storage");
+    // Vulkan 1.1/1.2 features and the capability (and extension) each allows.
+    const struct {
+      VkBool32 feature;
+      const char *capability;
+      const char *extension;
+    } features[] = {
+        {q.f12.shaderFloat16, "Float16", nullptr},
+        {q.f12.shaderInt8, "Int8", nullptr},
+        {q.f12.shaderBufferInt64Atomics && f.shaderInt64, "Int64Atomics",
+         nullptr},
+        {q.f12.storageBuffer8BitAccess, "StorageBuffer8BitAccess",
+         "SPV_KHR_8bit_storage"},
+        {q.f12.uniformAndStorageBuffer8BitAccess,
+         "UniformAndStorageBuffer8BitAccess", nullptr},
+        {q.f12.storagePushConstant8, "StoragePushConstant8", nullptr},
+        {q.f11.storageBuffer16BitAccess, "StorageBuffer16BitAccess",
+         "SPV_KHR_16bit_storage"},
+        {q.f11.uniformAndStorageBuffer16BitAccess, "StorageUniform16",
+         nullptr},
+        {q.f11.storagePushConstant16, "StoragePushConstant16", nullptr},
+    };
+    for (const auto &entry : features) {
+      if (!entry.feature)
+        continue;
+      caps.push_back(entry.capability);
+      if (entry.extension)
+        exts.push_back(entry.extension);
     }
-    if (q.f12.uniformAndStorageBuffer8BitAccess)
-      caps.push_back("UniformAndStorageBuffer8BitAccess");
-    if (q.f12.storagePushConstant8)
-      caps.push_back("StoragePushConstant8");
-    if (q.f11.storageBuffer16BitAccess) {
-      caps.push_back("StorageBuffer16BitAccess");
-      exts.push_back("SPV_KHR_16bit_storage");
-    }
-    if (q.f11.uniformAndStorageBuffer16BitAccess)
-      caps.push_back("StorageUniform16");
-    if (q.f11.storagePushConstant16)
-      caps.push_back("StoragePushConstant16");
   }
   if (q.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) {
     VkSubgroupFeatureFlags ops = q.subgroup.supportedOperations;
