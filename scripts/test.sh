@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what is missing, builds Kiln and runs the whole test suite: the
-# lit suite (passes, tools, the kernel corpus) and the GoogleTest units.
+# lit suite (passes, tools, the kernel corpus), the Vulkan integration tests
+# again compiled ahead of time (build/test-aot), and the GoogleTest units.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -8,7 +9,8 @@ scripts/build.sh
 
 lit=/usr/lib/llvm-22/bin/lit
 status=0
-"$lit" -sv build/test --xunit-xml-output build/lit-results.xml || status=1
+"$lit" -sv build/test build/test-aot --xunit-xml-output build/lit-results.xml \
+  || status=1
 build/unittests/KilnUnitTests --gtest_brief=1 \
   --gtest_output=xml:build/gtest-results.xml || status=1
 # The runtime's units run with the Khronos validation layer on: any message

@@ -7,11 +7,21 @@ import lit.formats
 from lit.llvm import llvm_config
 from lit.llvm.subst import ToolSubst
 
-config.name = "Kiln"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir"]
-config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.kiln_obj_root, "test")
+# The AOT suite (build/test-aot) runs the Vulkan integration tests again, each
+# compiled by kiln-compile --emit=exe instead of JIT-compiled by the runner:
+# the same RUN and CHECK lines hold for both.
+kiln_aot_suite = getattr(config, "kiln_aot_suite", False)
+if kiln_aot_suite:
+    config.name = "Kiln-AOT"
+    config.test_source_root = os.path.join(os.path.dirname(__file__),
+                                           "Integration", "Vulkan")
+    config.test_exec_root = os.path.join(config.kiln_obj_root, "test-aot")
+else:
+    config.name = "Kiln"
+    config.test_source_root = os.path.dirname(__file__)
+    config.test_exec_root = os.path.join(config.kiln_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
                    "unittests", "Inputs"]
 
@@ -48,9 +58,21 @@ config.substitutions.append(("%kiln_lib_dir", config.kiln_lib_dir))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(("%mlir_runner", config.mlir_runner))
 
+aot_run = os.path.join(os.path.dirname(__file__), "Integration", "AOT",
+                       "Inputs", "kiln-aot-run.py")
+config.substitutions.append(("%kiln_aot_run",
+                             config.python_executable + " " + aot_run))
+config.substitutions.append(("%cc", config.c_compiler))
+config.substitutions.append(("%python", config.python_executable))
+if kiln_aot_suite:
+    runner = ToolSubst("kiln-vulkan-runner", command=config.python_executable,
+                       extra_args=[aot_run])
+else:
+    runner = "kiln-vulkan-runner"
+
 tools = [
     "kiln-opt",
-    "kiln-vulkan-runner",
+    runner,
     "kiln-translate",
     "kiln-compile",
     ToolSubst("spirv-val", config.spirv_val),

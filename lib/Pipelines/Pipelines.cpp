@@ -10,6 +10,7 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -72,6 +73,18 @@ void kiln::buildGPUToVulkanPassPipeline(
     OpPassManager &pm, const GPUToSPIRVPipelineOptions &options) {
   buildGPUToSPIRVPassPipeline(pm, options);
   buildHostToLLVMPassPipeline(pm);
+}
+
+bool kiln::isLoweredToLLVM(Operation *module) {
+  WalkResult result = module->walk([&](Operation *op) {
+    if (op == module || isa<gpu::BinaryOp>(op))
+      return WalkResult::advance();
+    Dialect *dialect = op->getDialect();
+    if (!dialect || dialect->getNamespace() != "llvm")
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
 }
 
 void kiln::registerKilnPipelines() {

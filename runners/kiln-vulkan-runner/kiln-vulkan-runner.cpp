@@ -69,23 +69,6 @@ static llvm::cl::opt<bool> printTargetEnv(
     llvm::cl::desc("Print the chosen device's #spirv.target_env and exit"),
     llvm::cl::cat(runnerCategory));
 
-/// True when `module` is already in the LLVM dialect (and needs no lowering).
-static bool isLoweredToLLVM(Operation *module) {
-  bool lowered = true;
-  module->walk([&](Operation *op) {
-    if (op == module)
-      return WalkResult::advance();
-    StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
-    if (ns != "llvm" && !(ns == "gpu" && op->getName().getStringRef() ==
-                                             "gpu.binary")) {
-      lowered = false;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return lowered;
-}
-
 static LogicalResult lowerForVulkan(Operation *module, JitRunnerOptions &) {
   // The runtime reads its configuration from the environment when it first
   // starts, which is after this point.
@@ -95,7 +78,7 @@ static LogicalResult lowerForVulkan(Operation *module, JitRunnerOptions &) {
     setenv("KILN_VULKAN_VALIDATION", "1", 1);
   if (printTiming)
     setenv("KILN_VULKAN_TIMING", "1", 1);
-  if (isLoweredToLLVM(module))
+  if (kiln::isLoweredToLLVM(module))
     return success();
   kiln::GPUToSPIRVPipelineOptions options;
   if (targetEnv == "device") {

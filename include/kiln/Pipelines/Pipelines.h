@@ -7,6 +7,7 @@
 
 namespace mlir {
 class OpPassManager;
+class Operation;
 } // namespace mlir
 
 namespace kiln {
@@ -51,6 +52,10 @@ void buildHostToLLVMPassPipeline(mlir::OpPassManager &pm);
 /// `--kiln-gpu-to-vulkan`: `--kiln-gpu-to-spirv`, then the host to LLVM.
 void buildGPUToVulkanPassPipeline(mlir::OpPassManager &pm,
                                   const GPUToSPIRVPipelineOptions &options);
+
+/// True when `module` is already in the LLVM dialect, its kernels in
+/// gpu.binary ops: the runners and kiln-compile take such input as it is.
+bool isLoweredToLLVM(mlir::Operation *module);
 
 /// Registers Kiln's pipelines with the global pass registry.
 void registerKilnPipelines();

@@ -1,0 +1,15 @@
+// An executable needs only the C/C++ runtime (and, opened at run time, the
+// Vulkan loader): no LLVM, no MLIR, no RPATH, no glibc newer than 2.36.
+// RUN: kiln-compile %kiln_src_root/examples/saxpy.mlir --emit=exe -o %t.exe
+// RUN: %python %S/Inputs/check-elf-deps.py %t.exe | FileCheck %s
+// RUN: kiln-compile %kiln_src_root/examples/saxpy.mlir --emit=exe --static-cxx-runtime --strip -o %t.static
+// RUN: %python %S/Inputs/check-elf-deps.py %t.static --no-libstdcxx | FileCheck %s --check-prefix=STATIC
+// RUN: llvm-readelf --symbols %t.static | FileCheck %s --check-prefix=STRIPPED
+
+// CHECK-DAG: needed: libstdc++.so.6
+// CHECK-DAG: needed: libc.so.6
+// CHECK-NOT: error:
+// STATIC: needed: libc.so.6
+// STATIC-NOT: libstdc++
+// STATIC-NOT: error:
+// STRIPPED-NOT: mgpuLaunchKernel
