@@ -64,6 +64,7 @@ config.substitutions.append(("%kiln_aot_run",
                              config.python_executable + " " + aot_run))
 config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))
 if kiln_aot_suite:
     runner = ToolSubst("kiln-vulkan-runner", command=config.python_executable,
                        extra_args=[aot_run])

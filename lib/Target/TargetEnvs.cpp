@@ -18,6 +18,21 @@ struct Profile {
 };
 } // namespace
 
+// Vulkan 1.3 with the 8/16/64-bit types, 8/16-bit storage, int64 atomics and
+// every subgroup operation class but clustered: the version, capabilities and
+// extensions of the `desktop` and `lavapipe` profiles.
+#define KILN_VULKAN_1_3_FULL_VCE                                               \
+  "#spirv.target_env<#spirv.vce<v1.6, [Shader, Float16, Float64, Int8, "       \
+  "Int16, Int64, Int64Atomics, StorageBuffer8BitAccess, "                      \
+  "UniformAndStorageBuffer8BitAccess, StoragePushConstant8, "                  \
+  "StorageBuffer16BitAccess, StorageUniform16, StoragePushConstant16, "        \
+  "GroupNonUniform, GroupNonUniformVote, GroupNonUniformArithmetic, "          \
+  "GroupNonUniformBallot, GroupNonUniformShuffle, "                            \
+  "GroupNonUniformShuffleRelative, GroupNonUniformQuad, DotProduct, "          \
+  "DotProductInputAll, DotProductInput4x8Bit, DotProductInput4x8BitPacked], "  \
+  "[SPV_KHR_storage_buffer_storage_class, SPV_KHR_8bit_storage, "              \
+  "SPV_KHR_16bit_storage, SPV_KHR_integer_dot_product]>, api=Vulkan, "
+
 // Limits are the Vulkan core minimums unless the profile names a device.
 // docs/target-envs.md lists what each profile holds and why.
 static const Profile kProfiles[] = {
@@ -42,21 +57,21 @@ static const Profile kProfiles[] = {
      "#spirv.resource_limits<max_compute_shared_memory_size = 16384, "
      "max_compute_workgroup_invocations = 128, "
      "max_compute_workgroup_size = [128, 128, 64]>>"},
+    // What every desktop GPU of the last years has (NVIDIA since Maxwell,
+    // AMD since GCN, Intel Xe) and lavapipe too: Vulkan 1.3 with the 8/16/64-bit
+    // types and storage, int64 atomics and every subgroup operation class but
+    // clustered; no fixed subgroup size. The portable test bundle is compiled
+    // for it.
+    {"desktop",
+     KILN_VULKAN_1_3_FULL_VCE
+     "#spirv.resource_limits<max_compute_shared_memory_size = 32768, "
+     "max_compute_workgroup_invocations = 1024, "
+     "max_compute_workgroup_size = [1024, 1024, 64]>>"},
     // Mesa 22.3's lavapipe (llvmpipe, 256-bit vectors): Vulkan 1.3 with the
     // 8/16/64-bit types, 8/16-bit storage, int64 atomics and every subgroup
     // operation class but clustered.
     {"lavapipe",
-     "#spirv.target_env<#spirv.vce<v1.6, [Shader, Float16, Float64, Int8, "
-     "Int16, Int64, Int64Atomics, StorageBuffer8BitAccess, "
-     "UniformAndStorageBuffer8BitAccess, StoragePushConstant8, "
-     "StorageBuffer16BitAccess, StorageUniform16, "
-     "StoragePushConstant16, GroupNonUniform, GroupNonUniformVote, "
-     "GroupNonUniformArithmetic, GroupNonUniformBallot, "
-     "GroupNonUniformShuffle, GroupNonUniformShuffleRelative, "
-     "GroupNonUniformQuad, DotProduct, DotProductInputAll, "
-     "DotProductInput4x8Bit, DotProductInput4x8BitPacked], "
-     "[SPV_KHR_storage_buffer_storage_class, SPV_KHR_8bit_storage, "
-     "SPV_KHR_16bit_storage, SPV_KHR_integer_dot_product]>, api=Vulkan, "
+     KILN_VULKAN_1_3_FULL_VCE
      "#spirv.resource_limits<max_compute_shared_memory_size = 32768, "
      "max_compute_workgroup_invocations = 1024, "
      "max_compute_workgroup_size = [1024, 1024, 1024], subgroup_size = 8, "

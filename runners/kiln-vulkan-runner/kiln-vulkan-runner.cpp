@@ -45,7 +45,7 @@ static llvm::cl::opt<std::string> targetEnv(
     "target-env",
     llvm::cl::desc("SPIR-V target env to compile for: 'device' (the device "
                    "the program runs on), a profile name (vulkan-1.1, "
-                   "vulkan-1.2, vulkan-1.3, lavapipe) or a #spirv.target_env"),
+                   "vulkan-1.2, vulkan-1.3, desktop, lavapipe) or a #spirv.target_env"),
     llvm::cl::init("device"), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<bool> use64BitIndex(
     "use-64bit-index", llvm::cl::desc("Lower index to i64 in kernels"),

@@ -18,7 +18,7 @@ struct GPUToSPIRVPipelineOptions
   PassOptions::Option<std::string> targetEnv{
       *this, "target-env",
       llvm::cl::desc("Target env profile for GPU modules without one "
-                     "(vulkan-1.1, vulkan-1.2, vulkan-1.3, lavapipe) or a "
+                     "(vulkan-1.1, vulkan-1.2, vulkan-1.3, desktop, lavapipe) or a "
                      "#spirv.target_env literal"),
       llvm::cl::init("vulkan-1.1")};
   // The runtime reads index-typed push constants with the width recorded in

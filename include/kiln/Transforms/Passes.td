@@ -32,7 +32,7 @@ def KilnAttachSPIRVTargetEnv
   let options = [
     Option<"profile", "profile", "std::string", /*default=*/"\"vulkan-1.1\"",
            "Target env profile for GPU modules without one: vulkan-1.1, "
-           "vulkan-1.2, vulkan-1.3, lavapipe, or a #spirv.target_env literal">,
+           "vulkan-1.2, vulkan-1.3, desktop, lavapipe, or a #spirv.target_env literal">,
   ];
 }
 

@@ -43,6 +43,7 @@ void usage(const char *program) {
       "  --print-timing       one kiln-timing line per launch on stderr\n"
       "                       (KILN_VULKAN_TIMING=1)\n"
       "  --list-devices       list the Vulkan devices and exit\n"
+      "  --print-target-env   print the device's #spirv.target_env and exit\n"
       "  --help               this text\n\n"
       "An integer result of the entry point is printed and is the exit "
       "status.\n",
@@ -52,6 +53,7 @@ void usage(const char *program) {
 
 int main(int argc, char **argv) {
   const char *program = argc > 0 ? argv[0] : "kiln-program";
+  bool listDevices = false, printTargetEnv = false;
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
     // Accept -flag as well as --flag, as LLVM-style tools do.
@@ -66,7 +68,9 @@ int main(int argc, char **argv) {
     } else if (std::strcmp(arg, "-print-timing") == 0) {
       setenv("KILN_VULKAN_TIMING", "1", 1);
     } else if (std::strcmp(arg, "-list-devices") == 0) {
-      return kilnVulkanListDevices();
+      listDevices = true;
+    } else if (std::strcmp(arg, "-print-target-env") == 0) {
+      printTargetEnv = true;
     } else if (std::strcmp(arg, "-help") == 0 || std::strcmp(arg, "-h") == 0) {
       usage(program);
       return 0;
@@ -76,6 +80,15 @@ int main(int argc, char **argv) {
                    argv[i], program);
       return 2;
     }
+  }
+  if (listDevices)
+    return kilnVulkanListDevices();
+  if (printTargetEnv) {
+    const char *env = kilnVulkanDeviceTargetEnv();
+    if (!env)
+      return 1;
+    std::printf("%s\n", env);
+    return 0;
   }
 
   __kiln_aot_init();

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Builds Kiln's portable test bundle: `ninja -C build kiln-bundle`.
+
+    make-bundle.py --build-dir BUILD [--out DIR] [--target-env desktop]
+
+Every test of test/Integration/Vulkan is compiled ahead of time into one
+static executable (kiln-compile --emit=exe --static-cxx-runtime --strip, for
+the `desktop` target env, so that the same files run on lavapipe and on
+desktop GPUs). Its expected output is recorded by running the same test with
+kiln-vulkan-runner (the JIT path) on this machine's Vulkan device, and that
+output is first checked against the test's own CHECK lines with FileCheck, so
+the bundle never records a wrong answer. The folder then needs only POSIX sh,
+awk and the GPU driver (with the Vulkan loader) to run: see README in it.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE_ROOT = os.path.dirname(os.path.dirname(HERE))
+LIMIT_BYTES = 16 * 1024 * 1024
+
+# Options that change the compiled program go to kiln-compile; the rest of a
+# test's runner options to the executable.
+COMPILE_VALUE = {"-e", "--entry-point-result"}
+RUN_DROPPED = {"--validate"}  # run-all --validate turns it on for every test
+
+
+class BundleError(Exception):
+    pass
+
+
+def runner_command(test):
+    """The kiln-vulkan-runner arguments of `test`'s RUN line."""
+    with open(test) as f:
+        text = f.read()
+    for line in text.splitlines():
+        m = re.match(r"\s*//\s*RUN:\s*(.*)", line)
+        if m and "kiln-vulkan-runner" in m.group(1):
+            command = m.group(1).split("|")[0]
+            command = command.replace("%kiln_src_root", SOURCE_ROOT)
+            command = command.replace("%s", test)
+            words = shlex.split(command)
+            return words[words.index("kiln-vulkan-runner") + 1:], text
+    raise BundleError("%s: no kiln-vulkan-runner RUN line" % test)
+
+
+def bundle_one(test, args):
+    name = os.path.splitext(os.path.basename(test))[0]
+    runner_args, text = runner_command(test)
+    source, compile_args, run_args, result = None, [], [], "void"
+    i = 0
+    while i < len(runner_args):
+        arg = runner_args[i]
+        key, eq, value = arg.partition("=")
+        if key in COMPILE_VALUE:
+            if not eq:
+                i += 1
+                value = runner_args[i]
+            compile_args.append(key + "=" + value)
+            if key == "--entry-point-result":
+                result = value
+        elif re.fullmatch(r"-O[0-3]", arg):
+            compile_args.append(arg)
+        elif arg in RUN_DROPPED:
+            pass
+        elif arg.startswith("-"):
+            run_args.append(arg)
+        else:
+            source = arg
+        i += 1
+    # A test whose expected values hold only for one subgroup size says so:
+    #   // BUNDLE-REQUIRES: subgroup_size=8
+    # It is compiled for lavapipe's target env and run only on a device with
+    # that subgroup size.
+    requires = "-"
+    target_env = args.target_env
+    m = re.search(r"//\s*BUNDLE-REQUIRES:\s*(subgroup_size=\d+)", text)
+    if m:
+        requires = m.group(1)
+        target_env = "lavapipe"
+    tools = os.path.join(args.build_dir, "bin")
+    exe = os.path.join(args.out, "bin", name)
+    compile_cmd = [os.path.join(tools, "kiln-compile"), source, "--emit=exe",
+                   "--static-cxx-runtime", "--strip",
+                   "--target-env=" + target_env, "-o", exe] + compile_args
+    done = subprocess.run(compile_cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BundleError("%s: kiln-compile failed:\n%s" % (name, done.stderr))
+
+    jit_cmd = [os.path.join(tools, "kiln-vulkan-runner"), source,
+               "--target-env=" + target_env] + compile_args + run_args
+    jit = subprocess.run(jit_cmd, capture_output=True, text=True,
+                         stdin=subprocess.DEVNULL)
+    if jit.returncode != 0:
+        raise BundleError("%s: kiln-vulkan-runner failed (the expected output "
+                          "is recorded on this machine's Vulkan device; "
+                          "lavapipe will do):\n%s" % (name, jit.stderr))
+    check = subprocess.run([args.filecheck, test], input=jit.stdout,
+                           capture_output=True, text=True)
+    if check.returncode != 0:
+        raise BundleError("%s: the runner's output fails the test's CHECK "
+                          "lines:\n%s" % (name, check.stderr))
+    status = 0
+    if result in ("i32", "i64"):
+        status = int(jit.stdout.strip().splitlines()[-1]) % 256
+    with open(os.path.join(args.out, "expected", name + ".out"), "w") as f:
+        f.write(jit.stdout)
+    return "%s %d %s %s" % (name, status, requires, " ".join(run_args))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build-dir", required=True)
+    parser.add_argument("--out", help="default: BUILD/kiln-bundle")
+    parser.add_argument("--target-env", default="desktop")
+    parser.add_argument("--filecheck", default="FileCheck")
+    parser.add_argument("--tests", default=os.path.join(
+        SOURCE_ROOT, "test", "Integration", "Vulkan"))
+    args = parser.parse_args()
+    args.build_dir = os.path.abspath(args.build_dir)
+    args.out = os.path.abspath(args.out or
+                               os.path.join(args.build_dir, "kiln-bundle"))
+    if os.path.isdir(args.out):
+        shutil.rmtree(args.out)
+    for sub in ("bin", "expected"):
+        os.makedirs(os.path.join(args.out, sub))
+    for f in ("run-all", "compare.awk", "README"):
+        shutil.copy(os.path.join(HERE, f), args.out)
+    os.chmod(os.path.join(args.out, "run-all"), 0o755)
+
+    tests = sorted(os.path.join(args.tests, t) for t in os.listdir(args.tests)
+                   if t.endswith(".mlir"))
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        futures = [pool.submit(bundle_one, t, args) for t in tests]
+        try:
+            lines = [f.result() for f in futures]
+        except BundleError as e:
+            sys.stderr.write("make-bundle: %s\n" % e)
+            return 1
+    with open(os.path.join(args.out, "tests.list"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+    size = sum(os.path.getsize(os.path.join(d, f))
+               for d, _, files in os.walk(args.out) for f in files)
+    print("kiln-bundle: %d tests, %.1f MiB in %s"
+          % (len(lines), size / 1048576.0, args.out))
+    if size > LIMIT_BYTES:
+        sys.stderr.write("make-bundle: the bundle is %d bytes, above the "
+                         "16 MiB it must fit in\n" % size)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
