@@ -76,12 +76,12 @@ def bundle_one(test, args):
             source = arg
         i += 1
     # A test whose expected values hold only for one subgroup size says so:
-    #   // BUNDLE-REQUIRES: subgroup_size=8
+    #   // kiln-bundle subgroup_size=8
     # It is compiled for lavapipe's target env and run only on a device with
     # that subgroup size.
     requires = "-"
     target_env = args.target_env
-    m = re.search(r"//\s*BUNDLE-REQUIRES:\s*(subgroup_size=\d+)", text)
+    m = re.search(r"//\s*kiln-bundle\s+(subgroup_size=\d+)", text)
     if m:
         requires = m.group(1)
         target_env = "lavapipe"

@@ -1,6 +1,6 @@
 // RUN: kiln-vulkan-runner %s --validate | FileCheck %s
 // gpu.shuffle xor with width 8: exchanges with lanes i ^ 1 and i ^ 5 and a butterfly max over each subgroup.
-// BUNDLE-REQUIRES: subgroup_size=8
+// kiln-bundle subgroup_size=8 (the expected values hold for 8-wide subgroups)
 
 // CHECK: Unranked Memref base@ = {{.*}} rank = 2 offset = 0 sizes = [4, 64] strides = [64, 1] data =
 // CHECK-NEXT: {{\[\[}}37, 0, 47, 10, 57, 20, 3, 30, 13, 40, 23, 50, 33, 60, 43, 6, 53, 16, 63, 26, 9, 36, 19, 46, 29, 56, 39, 2, 49, 12, 59, 22, 5, 32, 15, 42, 25, 52, 35, 62, 45, 8, 55, 18, 1, 28, 11, 38, 21, 48, 31, 58, 41, 4, 51, 14, 61, 24, 7, 34, 17, 44, 27, 54],

@@ -1,6 +1,6 @@
 // RUN: kiln-vulkan-runner %s --validate | FileCheck %s
 // gpu.subgroup_reduce add on f32 and i32 over lavapipe's 8-wide subgroups, with gpu.subgroup_size and gpu.lane_id.
-// BUNDLE-REQUIRES: subgroup_size=8
+// kiln-bundle subgroup_size=8 (the expected values hold for 8-wide subgroups)
 
 // CHECK: Unranked Memref base@ = {{.*}} rank = 1 offset = 0 sizes = [64] strides = [1] data =
 // CHECK-NEXT: [800, 801, 802, 803, 804, 805, 806, 807, 800, 801, 802, 803, 804, 805, 806, 807, 800, 801, 802, 803, 804, 805, 806, 807, 800, 801, 802, 803, 804, 805, 806, 807, 800, 801, 802, 803, 804, 805, 806, 807, 800, 801, 802, 803, 804, 805, 806, 807, 800, 801, 802, 803, 804, 805, 806, 807, 800, 801, 802, 803, 804, 805, 806, 807]
