@@ -51,6 +51,7 @@ void kiln::buildHostToLLVMPassPipeline(OpPassManager &pm) {
   // gpu-to-llvm lowers the async forms of gpu.alloc / memcpy / memset /
   // dealloc; make the synchronous ones async on one stream per function.
   fn.addPass(createGpuAsyncRegionPass());
+  pm.addPass(createKilnHostGPUGlobalMemorySpace());
   // Host subviews with run-time offsets expand to affine.apply: expand
   // first, then lower affine.
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -120,3 +120,26 @@ def KilnSerializeSPIRV : Pass<"kiln-serialize-spirv", "::mlir::ModuleOp"> {
 }
 
 #endif // KILN_TRANSFORMS_PASSES
+
+def KilnHostGPUGlobalMemorySpace
+    : Pass<"kiln-host-gpu-global-memory-space", "::mlir::ModuleOp"> {
+  let summary = "Drop #gpu.address_space<global> from host memref types";
+  let description = [{
+    On the host, a memref in `#gpu.address_space<global>` is a device buffer
+    reached through an ordinary pointer: its descriptor is the one of the same
+    memref with no memory space. This pass rewrites those types everywhere
+    outside GPU modules (signatures, values, attributes) so that the host
+    lowering to LLVM, which has no mapping for GPU address spaces, accepts
+    them. It runs after the kernels have been serialized, so GPU modules keep
+    their address spaces.
+
+    Before:
+    ```mlir
+    func.func @f(%a: memref<16xf32, #gpu.address_space<global>>)
+    ```
+    After:
+    ```mlir
+    func.func @f(%a: memref<16xf32>)
+    ```
+  }];
+}
