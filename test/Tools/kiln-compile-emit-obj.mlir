@@ -9,6 +9,9 @@
 // Without -o the object is named after the input, in the working directory.
 // RUN: rm -rf %t.dir && mkdir -p %t.dir && cd %t.dir && kiln-compile %kiln_src_root/examples/c-api/kernels.mlir --emit=obj
 // RUN: llvm-nm %t.dir/kernels.o | FileCheck %s
+// From standard input it is a.o.
+// RUN: cd %t.dir && kiln-compile --emit=obj < %kiln_src_root/examples/c-api/kernels.mlir
+// RUN: llvm-nm %t.dir/a.o | FileCheck %s
 
 // ELF: Format: elf64-
 // ELF: Type: Relocatable

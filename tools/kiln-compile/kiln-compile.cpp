@@ -168,6 +168,13 @@ static std::string defaultRuntimeDir(const char *argv0) {
   return std::string(dir);
 }
 
+/// The default output name: the input's stem, or `a` for standard input.
+static std::string outputStem() {
+  if (inputFile == "-")
+    return "a";
+  return llvm::sys::path::stem(inputFile).str();
+}
+
 /// Writes `text` to `path` whole or not at all.
 static int writeText(StringRef path, StringRef text) {
   std::string error;
@@ -220,7 +227,7 @@ static int compileHost(ModuleOp module, const char *argv0) {
   }
   if (emit == "obj") {
     std::string path = output.empty()
-                           ? (llvm::sys::path::stem(inputFile) + ".o").str()
+                           ? (outputStem() + ".o")
                            : output.getValue();
     auto out = openOutputFile(path, &error);
     if (!out)
@@ -233,7 +240,7 @@ static int compileHost(ModuleOp module, const char *argv0) {
 
   // exe: an object in a temporary file, then the link.
   std::string exePath = output.empty()
-                            ? llvm::sys::path::stem(inputFile).str()
+                            ? outputStem()
                             : output.getValue();
   if (exePath == "-")
     return fail("--emit=exe needs an output file (-o)");
