@@ -231,9 +231,8 @@ aot::createHostTargetMachine(unsigned optLevel, std::string &error) {
     return failure();
   // A generic CPU: executables run on machines other than the one that built
   // them. PIC: Debian's compiler drivers link position-independent
-  // executables.
-  // Constructors (which load the GPU binaries) go to .init_array, as every
-  // current ELF toolchain expects.
+  // executables. Constructors (which load the GPU binaries) go to
+  // .init_array, as every current ELF toolchain expects.
   llvm::TargetOptions options;
   options.UseInitArray = true;
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
@@ -300,8 +299,9 @@ static void defineCaller(llvm::Module &module, StringRef name,
   b.CreateRetVoid();
 }
 
-LogicalResult aot::addExecutableEntry(llvm::Module &module, StringRef entry,
-                                      std::string &error) {
+FailureOr<KilnAOTResultKind>
+aot::addExecutableEntry(llvm::Module &module, StringRef entry,
+                        std::string &error) {
   llvm::Function *fn = module.getFunction(entry);
   if (!fn || fn->isDeclaration()) {
     error = "entry point '@" + entry.str() + "' is not defined in the input";
@@ -315,15 +315,15 @@ LogicalResult aot::addExecutableEntry(llvm::Module &module, StringRef entry,
     return failure();
   }
   llvm::Type *result = fn->getReturnType();
-  ResultKind kind;
+  KilnAOTResultKind kind;
   if (result->isVoidTy())
-    kind = ResultKind::Void;
+    kind = KILN_AOT_RESULT_VOID;
   else if (result->isIntegerTy(32))
-    kind = ResultKind::I32;
+    kind = KILN_AOT_RESULT_I32;
   else if (result->isIntegerTy(64))
-    kind = ResultKind::I64;
+    kind = KILN_AOT_RESULT_I64;
   else if (result->isFloatTy())
-    kind = ResultKind::F32;
+    kind = KILN_AOT_RESULT_F32;
   else {
     std::string spelled;
     llvm::raw_string_ostream os(spelled);
@@ -335,22 +335,22 @@ LogicalResult aot::addExecutableEntry(llvm::Module &module, StringRef entry,
   // AOTMain.cpp defines main(); an entry point of that name must not clash.
   fn->setLinkage(llvm::GlobalValue::InternalLinkage);
 
-  defineCaller(module, "__kiln_aot_init",
+  defineCaller(module, KILN_AOT_INIT_NAME,
                takeStructors(module, "llvm.global_ctors"));
-  defineCaller(module, "__kiln_aot_fini",
+  defineCaller(module, KILN_AOT_FINI_NAME,
                takeStructors(module, "llvm.global_dtors"));
 
   llvm::LLVMContext &ctx = module.getContext();
   llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
   auto *run = llvm::Function::Create(
       llvm::FunctionType::get(i32, {llvm::PointerType::get(ctx, 0)}, false),
-      llvm::GlobalValue::ExternalLinkage, "__kiln_aot_run", module);
+      llvm::GlobalValue::ExternalLinkage, KILN_AOT_RUN_NAME, module);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", run));
   llvm::Value *value = b.CreateCall(fn);
-  if (kind != ResultKind::Void)
+  if (kind != KILN_AOT_RESULT_VOID)
     b.CreateStore(value, run->getArg(0));
-  b.CreateRet(llvm::ConstantInt::get(i32, static_cast<int>(kind)));
-  return success();
+  b.CreateRet(llvm::ConstantInt::get(i32, kind));
+  return kind;
 }
 
 void aot::optimize(llvm::Module &module, llvm::TargetMachine &tm,
@@ -390,6 +390,16 @@ LogicalResult aot::emitObject(llvm::Module &module, llvm::TargetMachine &tm,
 //===----------------------------------------------------------------------===//
 // Linking
 //===----------------------------------------------------------------------===//
+
+std::string aot::libDirBesideTool(const char *argv0) {
+  // Any address in the executable will do; this library is linked into it.
+  std::string exe = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&aot::libDirBesideTool));
+  SmallString<256> dir(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(dir, "lib");
+  return std::string(dir);
+}
 
 LogicalResult aot::linkExecutable(StringRef objectFile, StringRef output,
                                   const LinkOptions &options,

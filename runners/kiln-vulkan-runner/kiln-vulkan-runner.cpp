@@ -12,6 +12,7 @@
 #include "kiln/InitAll.h"
 #include "kiln/Pipelines/Pipelines.h"
 #include "kiln/Runtime/VulkanRuntime.h"
+#include "kiln/Target/AOT.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/JitRunner.h"
@@ -22,9 +23,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <cstdlib>
@@ -99,16 +98,6 @@ static LogicalResult lowerForVulkan(Operation *module, JitRunnerOptions &) {
   return pm.run(module);
 }
 
-/// The directory of this executable's build or install tree's lib/.
-static std::string libDir(const char *argv0) {
-  std::string exe = llvm::sys::fs::getMainExecutable(
-      argv0, reinterpret_cast<void *>(&libDir));
-  llvm::SmallString<256> dir(llvm::sys::path::parent_path(
-      llvm::sys::path::parent_path(exe)));
-  llvm::sys::path::append(dir, "lib");
-  return std::string(dir);
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   for (int i = 1; i < argc; ++i) {
@@ -135,7 +124,7 @@ int main(int argc, char **argv) {
   // The runtime and MLIR's runner utilities are always available to the JIT;
   // --shared-libs adds more.
   std::vector<std::string> libs = {
-      libDir(argv[0]) + "/libkiln_vulkan_runtime.so",
+      kiln::aot::libDirBesideTool(argv[0]) + "/libkiln_vulkan_runtime.so",
       KILN_MLIR_LIB_DIR "/libmlir_runner_utils.so",
       KILN_MLIR_LIB_DIR "/libmlir_c_runner_utils.so"};
   std::vector<char *> args(argv, argv + argc);

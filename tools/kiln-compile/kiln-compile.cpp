@@ -158,16 +158,6 @@ static int writeSPIRV(const std::vector<SPIRVOutput> &outputs) {
   return 0;
 }
 
-/// The directory of this executable's build or install tree's lib/.
-static std::string defaultRuntimeDir(const char *argv0) {
-  std::string exe = llvm::sys::fs::getMainExecutable(
-      argv0, reinterpret_cast<void *>(&defaultRuntimeDir));
-  SmallString<256> dir(
-      llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
-  llvm::sys::path::append(dir, "lib");
-  return std::string(dir);
-}
-
 /// The default output name: the input's stem, or `a` for standard input.
 static std::string outputStem() {
   if (inputFile == "-")
@@ -197,21 +187,13 @@ static int compileHost(ModuleOp module, const char *argv0) {
       kiln::aot::translateToLLVMIR(module, llvmContext, **tm);
   if (!llvmModule)
     return 1;
-  if (emit == "exe" &&
-      failed(kiln::aot::addExecutableEntry(*llvmModule, entryPoint, error)))
-    return fail(error);
-  if (!entryPointResult.empty()) {
-    llvm::Function *fn = llvmModule->getFunction(entryPoint);
-    std::string actual = "?";
-    if (fn) {
-      llvm::Type *t = fn->getReturnType();
-      actual = t->isVoidTy()         ? "void"
-               : t->isIntegerTy(32) ? "i32"
-               : t->isIntegerTy(64) ? "i64"
-               : t->isFloatTy()     ? "f32"
-                                    : "other";
-    }
-    if (actual != entryPointResult)
+  if (emit == "exe") {
+    FailureOr<KilnAOTResultKind> kind =
+        kiln::aot::addExecutableEntry(*llvmModule, entryPoint, error);
+    if (failed(kind))
+      return fail(error);
+    StringRef actual = kilnAOTResultKindName(*kind);
+    if (!entryPointResult.empty() && actual != entryPointResult)
       return fail("entry point '@" + entryPoint + "' returns " + actual +
                   ", not --entry-point-result=" + entryPointResult);
   }
@@ -257,7 +239,7 @@ static int compileHost(ModuleOp module, const char *argv0) {
   }
   kiln::aot::LinkOptions link;
   link.linker = linker;
-  link.runtimeDir = runtimeDir.empty() ? defaultRuntimeDir(argv0)
+  link.runtimeDir = runtimeDir.empty() ? kiln::aot::libDirBesideTool(argv0)
                                        : runtimeDir.getValue();
   link.staticCxxRuntime = staticCxxRuntime;
   link.strip = strip;

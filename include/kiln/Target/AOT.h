@@ -11,6 +11,8 @@
 #ifndef KILN_TARGET_AOT_H
 #define KILN_TARGET_AOT_H
 
+#include "kiln/Runtime/AOTEntry.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
@@ -26,9 +28,6 @@ class raw_pwrite_stream;
 
 namespace kiln {
 namespace aot {
-
-/// Entry-point result kinds shared with AOTMain.cpp's main().
-enum class ResultKind : int { Void = 0, I32 = 1, I64 = 2, F32 = 3 };
 
 /// Marks every public function definition of `module` (func dialect, before
 /// lowering) with `llvm.emit_c_interface`, so that each gets a
@@ -54,12 +53,17 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module,
                                                 llvm::LLVMContext &context,
                                                 llvm::TargetMachine &tm);
 
-/// Adds the `__kiln_aot_init/run/fini` functions AOTMain.cpp's main() calls:
-/// the module constructors and destructors leave llvm.global_ctors/dtors, and
-/// `entry` (no arguments; void, i32, i64 or f32 result) is called by run.
-mlir::LogicalResult addExecutableEntry(llvm::Module &module,
-                                       llvm::StringRef entry,
-                                       std::string &error);
+/// Adds the functions of kiln/Runtime/AOTEntry.h that AOTMain.cpp's main()
+/// calls: the module constructors and destructors leave
+/// llvm.global_ctors/dtors, and `entry` (no arguments; void, i32, i64 or f32
+/// result) is called by run. Returns what the entry point returns.
+mlir::FailureOr<KilnAOTResultKind>
+addExecutableEntry(llvm::Module &module, llvm::StringRef entry,
+                   std::string &error);
+
+/// The folder of Kiln's libraries for a tool in bin/: the lib/ beside it, in
+/// the build tree as in an installation.
+std::string libDirBesideTool(const char *argv0);
 
 /// Runs LLVM's default optimization pipeline for `optLevel` 0..3.
 void optimize(llvm::Module &module, llvm::TargetMachine &tm,

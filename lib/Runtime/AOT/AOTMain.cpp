@@ -1,21 +1,13 @@
 //===- AOTMain.cpp - main() of kiln-compile --emit=exe executables --------===//
 //
-// kiln-compile generates three functions into the program's object file and
-// links this `main` against them:
-//
-//   void __kiln_aot_init(void);         the program's module constructors
-//                                       (loading its GPU binaries), taken out
-//                                       of llvm.global_ctors so that they run
-//                                       after the options below are applied
-//   int  __kiln_aot_run(void *result);  calls the entry point, stores its
-//                                       result (8 bytes) and returns its kind
-//   void __kiln_aot_fini(void);         the module destructors
-//
-// The options are the runtime's environment variables as flags, so an
-// executable is driven like kiln-vulkan-runner. It links no LLVM.
+// kiln-compile generates the three functions of kiln/Runtime/AOTEntry.h into
+// the program's object file and links this `main` against them. The options
+// are the runtime's environment variables as flags, so an executable is
+// driven like kiln-vulkan-runner. It links no LLVM.
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Runtime/AOTEntry.h"
 #include "kiln/Runtime/VulkanRuntime.h"
 
 #include <cstdint>
@@ -23,16 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 
-extern "C" {
-void __kiln_aot_init(void);
-int __kiln_aot_run(void *result);
-void __kiln_aot_fini(void);
-}
-
 namespace {
-/// Result kinds, as kiln-compile encodes them (include/kiln/Target/AOT.h).
-enum ResultKind { Void = 0, I32 = 1, I64 = 2, F32 = 3 };
-
 void usage(const char *program) {
   std::printf(
       "usage: %s [options]\n"
@@ -105,15 +88,15 @@ int main(int argc, char **argv) {
   // Printed as kiln-vulkan-runner (mlir-runner) prints entry-point results.
   int status = 0;
   switch (kind) {
-  case I32:
+  case KILN_AOT_RESULT_I32:
     std::printf("%d\n", result.i32);
     status = result.i32;
     break;
-  case I64:
+  case KILN_AOT_RESULT_I64:
     std::printf("%lld\n", static_cast<long long>(result.i64));
     status = static_cast<int>(result.i64);
     break;
-  case F32:
+  case KILN_AOT_RESULT_F32:
     std::printf("%e\n", static_cast<double>(result.f32));
     break;
   default:
