@@ -59,9 +59,7 @@ config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(("%mlir_runner", config.mlir_runner))
 
 aot_run = os.path.join(os.path.dirname(__file__), "Integration", "AOT",
-                       "Inputs", "kiln-aot-run.py")
-config.substitutions.append(("%kiln_aot_run",
-                             config.python_executable + " " + aot_run))
+                       "Inputs", "kiln_aot_run.py")
 config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))

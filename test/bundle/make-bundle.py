@@ -26,10 +26,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_ROOT = os.path.dirname(os.path.dirname(HERE))
 LIMIT_BYTES = 16 * 1024 * 1024
 
-# Options that change the compiled program go to kiln-compile; the rest of a
-# test's runner options to the executable.
-COMPILE_VALUE = {"-e", "--entry-point-result"}
-RUN_DROPPED = {"--validate"}  # run-all --validate turns it on for every test
+# The AOT lit suite's split of runner options into kiln-compile's and the
+# executable's.
+sys.path.insert(0, os.path.join(SOURCE_ROOT, "test", "Integration", "AOT",
+                                "Inputs"))
+import kiln_aot_run  # noqa: E402
 
 
 class BundleError(Exception):
@@ -54,27 +55,16 @@ def runner_command(test):
 def bundle_one(test, args):
     name = os.path.splitext(os.path.basename(test))[0]
     runner_args, text = runner_command(test)
-    source, compile_args, run_args, result = None, [], [], "void"
-    i = 0
-    while i < len(runner_args):
-        arg = runner_args[i]
-        key, eq, value = arg.partition("=")
-        if key in COMPILE_VALUE:
-            if not eq:
-                i += 1
-                value = runner_args[i]
-            compile_args.append(key + "=" + value)
-            if key == "--entry-point-result":
-                result = value
-        elif re.fullmatch(r"-O[0-3]", arg):
-            compile_args.append(arg)
-        elif arg in RUN_DROPPED:
-            pass
-        elif arg.startswith("-"):
-            run_args.append(arg)
-        else:
-            source = arg
-        i += 1
+    try:
+        source, compile_args, run_args, result = kiln_aot_run.split(
+            runner_args)
+    except ValueError as e:
+        raise BundleError("%s: %s" % (name, e))
+    # The bundle chooses the target env; run-all --validate turns validation
+    # on for every test.
+    compile_args = [a for a in compile_args
+                    if not a.startswith("--target-env=")]
+    run_args = [a for a in run_args if a != "--validate"]
     # A test whose expected values hold only for one subgroup size says so:
     #   // kiln-bundle subgroup_size=8
     # It is compiled for lavapipe's target env and run only on a device with

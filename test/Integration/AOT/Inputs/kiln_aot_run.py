@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """kiln-vulkan-runner's command line, ahead of time.
 
-    kiln-aot-run.py FILE [kiln-vulkan-runner options]
+    kiln_aot_run.py FILE [kiln-vulkan-runner options]
 
 Compiles FILE with `kiln-compile --emit=exe` and runs the executable, so that
 a test written for the JIT runner checks the AOT path with the same RUN and
@@ -10,6 +10,8 @@ CHECK lines. Compile-time options (-e, --entry-point-result, -O, --target-env,
 --print-timing, --device) to the executable. An integer entry-point result is
 the executable's exit status; this script checks that it matches the printed
 value (modulo 256) and then exits 0, as the runner does.
+
+test/bundle/make-bundle.py splits a test's runner options with split() too.
 """
 
 import os
@@ -32,9 +34,11 @@ def normalize(arg):
     return arg
 
 
-def main(argv):
-    tools = os.path.dirname(os.path.abspath(shutil.which("kiln-compile") or ""))
-    compile_args = ["--target-env=device"]
+def split(argv):
+    """kiln-vulkan-runner's arguments as (source, kiln-compile options,
+    executable options, entry-point result type). ValueError on an option
+    with no AOT equivalent or a wrong number of inputs."""
+    compile_args = []
     run_args = []
     source = None
     result = "void"
@@ -57,14 +61,27 @@ def main(argv):
         elif re.fullmatch(r"-O[0-3]", arg):
             compile_args.append(arg)
         elif arg.startswith("-") and arg != "-":
-            sys.exit("kiln-aot-run: option '%s' has no AOT equivalent" % arg)
+            raise ValueError("option '%s' has no AOT equivalent" % arg)
         elif source is None:
             source = arg
         else:
-            sys.exit("kiln-aot-run: more than one input file")
+            raise ValueError("more than one input file")
         i += 1
     if source is None:
-        sys.exit("kiln-aot-run: no input file")
+        raise ValueError("no input file")
+    return source, compile_args, run_args, result
+
+
+def main(argv):
+    tools = os.path.dirname(os.path.abspath(shutil.which("kiln-compile") or ""))
+    try:
+        source, compile_args, run_args, result = split(argv)
+    except ValueError as e:
+        sys.exit("kiln-aot-run: %s" % e)
+    # As the runner, compile for the device the program runs on unless the
+    # test names a target env.
+    if not any(a.startswith("--target-env=") for a in compile_args):
+        compile_args.insert(0, "--target-env=device")
 
     work = tempfile.mkdtemp(prefix="kiln-aot-")
     try:
