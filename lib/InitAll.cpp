@@ -8,12 +8,17 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/SPIRV/Target.h"
 
 void kiln::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::spirv::registerSPIRVTargetInterfaceExternalModels(registry);
+  mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  // Serializing NVVM GPU modules translates them to LLVM IR in-process.
+  mlir::registerAllToLLVMIRTranslations(registry);
 }
 
 void kiln::registerAllPasses() {

@@ -17,13 +17,17 @@ build/unittests/KilnUnitTests --gtest_brief=1 \
 # it reports fails the test.
 KILN_VULKAN_VALIDATION=1 build/unittests/KilnVulkanRuntimeTests --gtest_brief=1 \
   --gtest_output=xml:build/gtest-vulkan-results.xml || status=1
+# The CUDA runtime's units run everywhere, against a stand-in driver and
+# against none.
+build/unittests/KilnCUDARuntimeTests --gtest_brief=1 \
+  --gtest_output=xml:build/gtest-cuda-results.xml || status=1
 
 # One summary line over both suites.
 python3 - <<'PY'
 import xml.etree.ElementTree as ET
 passed = failed = skipped = 0
 for path in ("build/lit-results.xml", "build/gtest-results.xml",
-             "build/gtest-vulkan-results.xml"):
+             "build/gtest-vulkan-results.xml", "build/gtest-cuda-results.xml"):
     root = ET.parse(path).getroot()
     for case in root.iter("testcase"):
         if case.find("failure") is not None or case.find("error") is not None:

@@ -6,6 +6,7 @@
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -51,6 +52,7 @@ void kiln::buildHostToLLVMPassPipeline(OpPassManager &pm) {
   // gpu-to-llvm lowers the async forms of gpu.alloc / memcpy / memset /
   // dealloc; make the synchronous ones async on one stream per function.
   fn.addPass(createGpuAsyncRegionPass());
+  pm.addPass(createKilnSyncHostSharedAlloc());
   pm.addPass(createKilnHostGPUGlobalMemorySpace());
   // Host subviews with run-time offsets expand to affine.apply: expand
   // first, then lower affine.
@@ -73,6 +75,45 @@ void kiln::buildHostToLLVMPassPipeline(OpPassManager &pm) {
 void kiln::buildGPUToVulkanPassPipeline(
     OpPassManager &pm, const GPUToSPIRVPipelineOptions &options) {
   buildGPUToSPIRVPassPipeline(pm, options);
+  buildHostToLLVMPassPipeline(pm);
+}
+
+void kiln::buildGPUToNVVMDevicePassPipeline(
+    OpPassManager &pm, const GPUToNVVMPipelineOptions &options) {
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  KilnAttachNVVMTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createKilnAttachNVVMTarget(target));
+  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  gpu.addPass(memref::createExpandStridedMetadataPass());
+  gpu.addPass(createLowerAffinePass());
+  gpu.addPass(createConvertVectorToSCFPass());
+  gpu.addPass(createSCFToControlFlowPass());
+  // Memref kernel arguments keep the descriptor convention, as on Vulkan:
+  // the host lowering is the same for both targets.
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.useBarePtrCallConv = false;
+  gpu.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  gpu.addPass(createCanonicalizerPass());
+  gpu.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void kiln::buildGPUToNVVMPassPipeline(OpPassManager &pm,
+                                      const GPUToNVVMPipelineOptions &options) {
+  buildGPUToNVVMDevicePassPipeline(pm, options);
+  KilnNVVMToBinaryOptions binary;
+  binary.format = options.format;
+  binary.cudaPath = options.cudaPath;
+  pm.addPass(createKilnNVVMToBinary(binary));
+}
+
+void kiln::buildGPUToCUDAPassPipeline(OpPassManager &pm,
+                                      const GPUToNVVMPipelineOptions &options) {
+  buildGPUToNVVMPassPipeline(pm, options);
+  pm.addPass(createKilnRegisterHostMemRefs());
   buildHostToLLVMPassPipeline(pm);
 }
 
@@ -100,4 +141,16 @@ void kiln::registerKilnPipelines() {
       "Outline gpu.launch kernels and lower them to validated SPIR-V in one "
       "gpu.binary per GPU module",
       buildGPUToSPIRVPassPipeline);
+  PassPipelineRegistration<GPUToNVVMPipelineOptions>(
+      "kiln-gpu-to-cuda",
+      "Lower a program with gpu.launch kernels for Kiln's CUDA runtime: "
+      "kernels to PTX, cubin or fatbin in gpu.binary ops, host memrefs "
+      "registered around their launches, the host to the LLVM dialect "
+      "calling the mgpu* runtime ABI",
+      buildGPUToCUDAPassPipeline);
+  PassPipelineRegistration<GPUToNVVMPipelineOptions>(
+      "kiln-gpu-to-nvvm",
+      "Outline gpu.launch kernels, lower them to NVVM for a checked "
+      "#nvvm.target and serialize one gpu.binary per GPU module",
+      buildGPUToNVVMPassPipeline);
 }

@@ -53,6 +53,49 @@ void buildHostToLLVMPassPipeline(mlir::OpPassManager &pm);
 void buildGPUToVulkanPassPipeline(mlir::OpPassManager &pm,
                                   const GPUToSPIRVPipelineOptions &options);
 
+/// Options of `--kiln-gpu-to-nvvm` and `--kiln-gpu-to-cuda`.
+struct GPUToNVVMPipelineOptions
+    : public mlir::PassPipelineOptions<GPUToNVVMPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("NVIDIA chip for GPU modules without a target"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features, e.g. +ptx80 (default: the oldest PTX "
+                     "the chip accepts)"),
+      llvm::cl::init("")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("Optimization level of the NVPTX back end (0 to 3)"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("ptx, cubin or fatbin (cubin and fatbin need the CUDA "
+                     "toolkit's ptxas; without it PTX is emitted)"),
+      llvm::cl::init("fatbin")};
+  PassOptions::Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit root (default: $CUDA_PATH, $PATH, "
+                     "/usr/local/cuda)"),
+      llvm::cl::init("")};
+};
+
+/// Device side for CUDA: outline, attach checked #nvvm.targets, lower the
+/// GPU modules to the NVVM and LLVM dialects.
+void buildGPUToNVVMDevicePassPipeline(mlir::OpPassManager &pm,
+                                      const GPUToNVVMPipelineOptions &options);
+
+/// `--kiln-gpu-to-nvvm`: the device side, then one gpu.binary (PTX, cubin or
+/// fatbin) per GPU module.
+void buildGPUToNVVMPassPipeline(mlir::OpPassManager &pm,
+                                const GPUToNVVMPipelineOptions &options);
+
+/// `--kiln-gpu-to-cuda`: `--kiln-gpu-to-nvvm`, host memrefs registered
+/// around the launches that use them, then the host to LLVM.
+void buildGPUToCUDAPassPipeline(mlir::OpPassManager &pm,
+                                const GPUToNVVMPipelineOptions &options);
+
 /// True when `module` is already in the LLVM dialect, its kernels in
 /// gpu.binary ops: the runners and kiln-compile take such input as it is.
 bool isLoweredToLLVM(mlir::Operation *module);

@@ -119,7 +119,6 @@ def KilnSerializeSPIRV : Pass<"kiln-serialize-spirv", "::mlir::ModuleOp"> {
   ];
 }
 
-#endif // KILN_TRANSFORMS_PASSES
 
 def KilnHostGPUGlobalMemorySpace
     : Pass<"kiln-host-gpu-global-memory-space", "::mlir::ModuleOp"> {
@@ -143,3 +142,103 @@ def KilnHostGPUGlobalMemorySpace
     ```
   }];
 }
+
+//===-- The CUDA target ---------------------------------------------------===//
+
+def KilnAttachNVVMTarget : Pass<"kiln-attach-nvvm-target", "::mlir::ModuleOp"> {
+  let summary = "Attach a checked #nvvm.target to every GPU module";
+  let description = [{
+    Gives each `gpu.module` that has no `targets` an `#nvvm.target` for the
+    chosen chip. Without `features`, the PTX version is the oldest one the
+    chip accepts (sm_90: `+ptx78`), which every driver that knows the chip
+    can load. Every `#nvvm.target` in the module, attached here or written by
+    the user, is then checked: an unknown chip, an unknown PTX version or a
+    PTX version older than the chip needs is an error at the GPU module that
+    names both (LLVM's NVPTX back end would abort on it).
+
+    Before:
+    ```mlir
+    gpu.module @kernels { ... }
+    ```
+    After (`chip=sm_90`):
+    ```mlir
+    gpu.module @kernels [#nvvm.target<chip = "sm_90", features = "+ptx78">] { ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "NVIDIA chip (sm_XX) for GPU modules without a target">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "PTX features, e.g. +ptx80 (default: the oldest PTX the chip "
+           "accepts)">,
+    Option<"optLevel", "O", "unsigned", /*default=*/"3",
+           "Optimization level of the NVPTX back end (0 to 3)">,
+  ];
+}
+
+def KilnNVVMToBinary : Pass<"kiln-nvvm-to-binary", "::mlir::ModuleOp"> {
+  let summary = "Serialize NVVM GPU modules to PTX, cubin or fatbin";
+  let description = [{
+    Turns every `gpu.module` with an `#nvvm.target` into a `gpu.binary`, like
+    `gpu-module-to-binary`, after checking what would otherwise fail inside
+    LLVM or at load time:
+
+    * every target's chip and PTX version (as `kiln-attach-nvvm-target`);
+    * cubin and fatbin need the CUDA toolkit's `ptxas` (and `fatbinary`): it
+      is looked for with `cuda-path`, `$CUDA_PATH`, `$PATH`, `/usr/local/cuda`
+      and `/usr/local/cuda-X.Y`. With no toolkit, PTX is emitted instead, with
+      a remark: the driver compiles it when the module is loaded. An explicit
+      `cuda-path` without `bin/ptxas` is an error.
+    * kernels that call libdevice (`__nv_*`, from math ops) need the
+      toolkit's `libdevice.10.bc`; without it the calls are reported.
+  }];
+  let options = [
+    Option<"format", "format", "std::string", /*default=*/"\"fatbin\"",
+           "ptx (alias isa), cubin (alias bin) or fatbin">,
+    Option<"cudaPath", "cuda-path", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit root (holds bin/ptxas); default: searched">,
+  ];
+}
+
+def KilnRegisterHostMemRefs
+    : Pass<"kiln-register-host-memrefs", "::mlir::ModuleOp"> {
+  let summary = "Register host memrefs with the CUDA driver around launches";
+  let description = [{
+    CUDA kernels can only touch host memory that is registered with the
+    driver. For each `gpu.launch_func` memref operand whose memory does not
+    come from `gpu.alloc` (memref.alloc, memref.alloca, a global, a function
+    argument, or views of them), this pass registers the memref before the
+    launch (`gpu.host_register`) and unregisters it after
+    (`gpu.host_unregister`, which waits for the launch). Kiln's CUDA runtime
+    counts registrations per page, so overlapping views and memrefs the
+    program registers itself are fine.
+
+    Before:
+    ```mlir
+    %m = memref.alloc() : memref<16xf32>
+    gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1) args(%m : memref<16xf32>)
+    ```
+    After:
+    ```mlir
+    %u = memref.cast %m : memref<16xf32> to memref<*xf32>
+    gpu.host_register %u : memref<*xf32>
+    gpu.launch_func @k::@f ... args(%m : memref<16xf32>)
+    gpu.host_unregister %u : memref<*xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def KilnSyncHostSharedAlloc
+    : Pass<"kiln-sync-host-shared-alloc", "::mlir::ModuleOp"> {
+  let summary = "Make async host_shared gpu.alloc ops synchronous";
+  let description = [{
+    `gpu-to-llvm` lowers `gpu.alloc host_shared` only in its synchronous
+    form, but `gpu-async-region` makes every allocation async. This pass
+    turns `%m, %t = gpu.alloc async [%deps] host_shared ()` back into a wait
+    for `%deps`, a synchronous allocation and a fresh token.
+  }];
+}
+
+#endif // KILN_TRANSFORMS_PASSES
