@@ -48,6 +48,46 @@ if os.path.exists(runner):
     except (OSError, subprocess.TimeoutExpired) as e:
         lit_config.note("kiln-vulkan-runner --list-devices failed: %s" % e)
 
+# CUDA: what needs the toolkit's ptxas (cubin, fatbin, libdevice) runs where
+# Kiln finds one, in the order kiln-nvvm-to-binary looks; what needs a GPU
+# runs where kiln-cuda-runner sees a device. Both are noted when missing.
+def find_cuda_toolkit():
+    roots = []
+    if os.environ.get("CUDA_PATH"):
+        roots.append(os.environ["CUDA_PATH"])
+    import shutil
+    ptxas = shutil.which("ptxas")
+    if ptxas:
+        roots.append(os.path.dirname(os.path.dirname(os.path.realpath(ptxas))))
+    roots.append("/usr/local/cuda")
+    for root in roots:
+        if os.access(os.path.join(root, "bin", "ptxas"), os.X_OK):
+            return root
+    return None
+
+cuda_toolkit = find_cuda_toolkit()
+if cuda_toolkit:
+    config.available_features.add("cuda-toolkit")
+else:
+    lit_config.note("no CUDA toolkit (ptxas); cubin and fatbin tests are "
+                    "unsupported")
+cuda_runner = os.path.join(config.kiln_tools_dir, "kiln-cuda-runner")
+if os.path.exists(cuda_runner):
+    try:
+        probe = subprocess.run([cuda_runner, "--list-devices"],
+                               capture_output=True, timeout=60)
+        if probe.returncode == 0:
+            config.available_features.add("cuda-device")
+        else:
+            lit_config.note("no CUDA device; CUDA run tests are unsupported: " +
+                            probe.stderr.decode().strip())
+    except (OSError, subprocess.TimeoutExpired) as e:
+        lit_config.note("kiln-cuda-runner --list-devices failed: %s" % e)
+config.substitutions.append(("%fake_cuda_driver", config.fake_cuda_driver))
+for var in ["CUDA_PATH", "KILN_CUDA_DEVICE"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
 # Results must not depend on the device the developer happens to have when
 # a test names one; by default the runtime's own choice is used.
 for var in ["KILN_VULKAN_DEVICE", "VK_ICD_FILENAMES", "VK_DRIVER_FILES",
@@ -74,6 +114,7 @@ tools = [
     runner,
     "kiln-translate",
     "kiln-compile",
+    "kiln-cuda-runner",
     ToolSubst("spirv-val", config.spirv_val),
     ToolSubst("spirv-dis", config.spirv_dis),
 ]

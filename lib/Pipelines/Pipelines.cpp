@@ -88,6 +88,7 @@ void kiln::buildGPUToNVVMDevicePassPipeline(
   target.optLevel = options.optLevel;
   pm.addPass(createKilnAttachNVVMTarget(target));
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  gpu.addPass(createKilnLowerSubgroupReduce());
   gpu.addPass(memref::createExpandStridedMetadataPass());
   gpu.addPass(createLowerAffinePass());
   gpu.addPass(createConvertVectorToSCFPass());

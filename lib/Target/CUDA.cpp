@@ -189,10 +189,20 @@ std::optional<Toolkit> findToolkit(StringRef explicitPath,
     if (auto toolkit = toolkitAt(root, "PATH"))
       return toolkit;
   }
-  note("/usr/local/cuda");
-  if (auto toolkit = toolkitAt("/usr/local/cuda", "/usr/local/cuda"))
-    return toolkit;
-  for (const std::string &prefix : versionedPrefixes()) {
+  // KILN_CUDA_PREFIXES (colon-separated) replaces the conventional
+  // prefixes, for toolkits installed elsewhere and for tests.
+  std::vector<std::string> prefixes;
+  if (std::optional<std::string> env = sys::Process::GetEnv("KILN_CUDA_PREFIXES")) {
+    SmallVector<StringRef> parts;
+    StringRef(*env).split(parts, ':', -1, /*KeepEmpty=*/false);
+    for (StringRef part : parts)
+      prefixes.push_back(part.str());
+  } else {
+    prefixes.push_back("/usr/local/cuda");
+    for (const std::string &prefix : versionedPrefixes())
+      prefixes.push_back(prefix);
+  }
+  for (const std::string &prefix : prefixes) {
     note(prefix);
     if (auto toolkit = toolkitAt(prefix, prefix))
       return toolkit;

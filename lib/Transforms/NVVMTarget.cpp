@@ -8,6 +8,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_KILNATTACHNVVMTARGET
@@ -131,11 +132,15 @@ public:
       // Math ops lower to libdevice calls; PTX with unresolved __nv_*
       // functions fails only when the driver loads it, far from the source.
       bool failed = false;
-      for (gpu::GPUModuleOp gpuModule : gpuModules)
-        gpuModule.walk([&](LLVM::LLVMFuncOp fn) {
-          if (fn.isExternal() && fn.getName().starts_with("__nv_")) {
-            fn.emitError() << "GPU module '" << gpuModule.getName()
-                           << "' calls '" << fn.getName()
+      for (gpu::GPUModuleOp gpuModule : gpuModules) {
+        llvm::StringSet<> reported;
+        gpuModule.walk([&](LLVM::CallOp call) {
+          std::optional<StringRef> callee = call.getCallee();
+          if (!callee || !callee->starts_with("__nv_") ||
+              !reported.insert(*callee).second)
+            return;
+          call.emitError() << "GPU module '" << gpuModule.getName()
+                           << "' calls '" << *callee
                            << "' from libdevice, which comes with the CUDA "
                               "toolkit: "
                            << (toolkit ? "'" + toolkit->root +
@@ -143,9 +148,9 @@ public:
                                              "nvvm/libdevice/libdevice.10.bc"
                                        : "none found (looked in " +
                                              llvm::join(searched, ", ") + ")");
-            failed = true;
-          }
+          failed = true;
         });
+      }
       if (failed)
         return signalPassFailure();
     }

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../RunnerMain.h"
 #include "kiln/InitAll.h"
 #include "kiln/Pipelines/Pipelines.h"
 #include "kiln/Runtime/VulkanRuntime.h"
@@ -100,54 +101,19 @@ static LogicalResult lowerForVulkan(Operation *module, JitRunnerOptions &) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--list-devices") == 0 ||
-        std::strcmp(argv[i], "-list-devices") == 0)
-      return kilnVulkanListDevices();
-    if (std::strcmp(argv[i], "--print-target-env") == 0 ||
-        std::strcmp(argv[i], "-print-target-env") == 0) {
-      for (int j = 1; j < argc; ++j)
-        if (std::strncmp(argv[j], "--device=", 9) == 0)
-          setenv("KILN_VULKAN_DEVICE", argv[j] + 9, 1);
-      const char *env = kilnVulkanDeviceTargetEnv();
-      if (!env)
-        return 1;
-      std::printf("%s\n", env);
-      return 0;
-    }
+  if (kiln::hasFlag(argc, argv, "list-devices"))
+    return kilnVulkanListDevices();
+  if (kiln::hasFlag(argc, argv, "print-target-env")) {
+    std::string wanted = kiln::flagValue(argc, argv, "device");
+    if (!wanted.empty())
+      setenv("KILN_VULKAN_DEVICE", wanted.c_str(), 1);
+    const char *env = kilnVulkanDeviceTargetEnv();
+    if (!env)
+      return 1;
+    std::printf("%s\n", env);
+    return 0;
   }
-
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  llvm::InitializeNativeTargetAsmParser();
-
-  // The runtime and MLIR's runner utilities are always available to the JIT;
-  // --shared-libs adds more.
-  std::vector<std::string> libs = {
-      kiln::aot::libDirBesideTool(argv[0]) + "/libkiln_vulkan_runtime.so",
-      KILN_MLIR_LIB_DIR "/libmlir_runner_utils.so",
-      KILN_MLIR_LIB_DIR "/libmlir_c_runner_utils.so"};
-  std::vector<char *> args(argv, argv + argc);
-  std::string sharedLibs = "--shared-libs=";
-  for (size_t i = 0; i < libs.size(); ++i)
-    sharedLibs += (i ? "," : "") + libs[i];
-  args.push_back(sharedLibs.data());
-  bool hasResultType = false;
-  for (int i = 1; i < argc; ++i) {
-    llvm::StringRef a(argv[i]);
-    hasResultType |= a.starts_with("--entry-point-result") ||
-                     a.starts_with("-entry-point-result");
-  }
-  std::string voidResult = "--entry-point-result=void";
-  if (!hasResultType)
-    args.push_back(voidResult.data());
-
-  DialectRegistry registry;
-  kiln::registerAllDialects(registry);
-  registerAllToLLVMIRTranslations(registry);
-  kiln::registerAllPasses();
-
   JitRunnerConfig config;
   config.mlirTransformer = lowerForVulkan;
-  return JitRunnerMain(args.size(), args.data(), registry, config);
+  return kiln::runJitRunner(argc, argv, "libkiln_vulkan_runtime.so", config);
 }

@@ -63,7 +63,8 @@ struct Toolkit {
 /// Looks for a toolkit with a runnable bin/ptxas, in the order CMake's
 /// FindCUDAToolkit uses: `explicitPath` (--cuda-path), $CUDA_PATH, the
 /// directory above a ptxas on $PATH, /usr/local/cuda, then the newest
-/// /usr/local/cuda-X.Y. `searched` receives each place looked at, for
+/// /usr/local/cuda-X.Y ($KILN_CUDA_PREFIXES, colon-separated, replaces
+/// these last two). `searched` receives each place looked at, for
 /// messages.
 std::optional<Toolkit> findToolkit(llvm::StringRef explicitPath,
                                    std::vector<std::string> *searched = nullptr);

@@ -230,6 +230,23 @@ def KilnRegisterHostMemRefs
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def KilnLowerSubgroupReduce
+    : Pass<"kiln-lower-subgroup-reduce", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower gpu.subgroup_reduce to butterfly shuffles";
+  let description = [{
+    NVVM has no general subgroup reduction: vectors are broken into 32-bit
+    pieces and each `gpu.subgroup_reduce` (clustered or not) becomes a
+    `gpu.shuffle xor` butterfly over the warp, which `convert-gpu-to-nvvm`
+    lowers to `shfl.sync.bfly`. `gpu.subgroup_size` becomes the constant
+    subgroup size.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"subgroupSize", "subgroup-size", "unsigned", /*default=*/"32",
+           "Lanes per subgroup (32 on every NVIDIA GPU)">,
+  ];
+}
+
 def KilnSyncHostSharedAlloc
     : Pass<"kiln-sync-host-shared-alloc", "::mlir::ModuleOp"> {
   let summary = "Make async host_shared gpu.alloc ops synchronous";

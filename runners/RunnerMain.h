@@ -1,0 +1,83 @@
+//===- RunnerMain.h - What Kiln's runners share ----------------*- C++ -*-===//
+//
+// kiln-vulkan-runner and kiln-cuda-runner are mlir-runner's JitRunnerMain
+// over a Kiln pipeline: the runtime library beside the tool and MLIR's
+// runner utilities are always linked, and the entry point returns void
+// unless --entry-point-result says otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_RUNNERS_RUNNERMAIN_H
+#define KILN_RUNNERS_RUNNERMAIN_H
+
+#include "kiln/InitAll.h"
+#include "kiln/Target/AOT.h"
+
+#include "mlir/ExecutionEngine/JitRunner.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+/// Runs JitRunnerMain with `runtimeLibrary` (a file name in the lib/
+/// directory beside the tool) and MLIR's runner utilities linked, and
+/// `transformer` lowering the input.
+inline int runJitRunner(int argc, char **argv, const char *runtimeLibrary,
+                        mlir::JitRunnerConfig config) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::InitializeNativeTargetAsmParser();
+
+  std::vector<std::string> libs = {
+      aot::libDirBesideTool(argv[0]) + "/" + runtimeLibrary,
+      KILN_MLIR_LIB_DIR "/libmlir_runner_utils.so",
+      KILN_MLIR_LIB_DIR "/libmlir_c_runner_utils.so"};
+  std::vector<char *> args(argv, argv + argc);
+  std::string sharedLibs = "--shared-libs=";
+  for (size_t i = 0; i < libs.size(); ++i)
+    sharedLibs += (i ? "," : "") + libs[i];
+  args.push_back(sharedLibs.data());
+  bool hasResultType = false;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a(argv[i]);
+    hasResultType |= a.starts_with("--entry-point-result") ||
+                     a.starts_with("-entry-point-result");
+  }
+  std::string voidResult = "--entry-point-result=void";
+  if (!hasResultType)
+    args.push_back(voidResult.data());
+
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
+  registerAllPasses();
+  return mlir::JitRunnerMain(args.size(), args.data(), registry, config);
+}
+
+/// True when argv holds `--NAME` or `-NAME`.
+inline bool hasFlag(int argc, char **argv, llvm::StringRef name) {
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a(argv[i]);
+    if (a.consume_front("-") && (a == name || (a.consume_front("-") && a == name)))
+      return true;
+  }
+  return false;
+}
+
+/// The value of `--NAME=VALUE` in argv, or empty.
+inline std::string flagValue(int argc, char **argv, llvm::StringRef name) {
+  std::string prefix = "--" + name.str() + "=";
+  for (int i = 1; i < argc; ++i)
+    if (llvm::StringRef(argv[i]).starts_with(prefix))
+      return argv[i] + prefix.size();
+  return "";
+}
+
+} // namespace kiln
+
+#endif // KILN_RUNNERS_RUNNERMAIN_H
