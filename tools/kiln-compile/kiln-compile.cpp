@@ -3,16 +3,21 @@
 //   kiln-compile FILE --target=vulkan --emit=mlir|spirv|llvm|obj|exe
 //                [-o OUT] [-e ENTRY] [-O0..3] [--target-env=NAME]
 //                [--emit-header=FILE.h]
+//   kiln-compile FILE --target=cuda --emit=mlir|ptx|cubin|llvm|obj|exe
+//                [--chip=sm_XX] [--features=+ptxNN] [--format=F]
+//                [--cuda-path=DIR] ...
 //
-// mlir and spirv stop after the device pipeline; llvm, obj and exe lower the
-// host too and compile it in-process (lib/Target/AOT.cpp).
+// mlir, spirv, ptx and cubin stop after the device pipeline; llvm, obj and
+// exe lower the host too and compile it in-process (lib/Target/AOT.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/InitAll.h"
 #include "kiln/Pipelines/Pipelines.h"
+#include "kiln/Runtime/CUDARuntime.h"
 #include "kiln/Runtime/VulkanRuntime.h"
 #include "kiln/Target/AOT.h"
+#include "kiln/Target/CUDA.h"
 #include "kiln/Target/Container.h"
 #include "kiln/Target/TargetEnvs.h"
 
@@ -41,17 +46,41 @@ namespace cl = llvm::cl;
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
                                       cl::init("-"));
 static cl::opt<std::string> target("target",
-                                   cl::desc("Target: vulkan"),
+                                   cl::desc("Target: vulkan or cuda"),
                                    cl::init("vulkan"));
 static cl::opt<std::string>
     emit("emit",
-         cl::desc("Output: mlir (after the device pipeline), spirv (one .spv "
-                  "per GPU module), llvm (host LLVM IR), obj (host object "
-                  "file, device binaries inside), exe (standalone executable)"),
-         cl::init("spirv"));
+         cl::desc("Output: mlir (after the device pipeline), spirv (Vulkan: "
+                  "one .spv per GPU module), ptx / cubin (CUDA: one .ptx / "
+                  ".cubin per GPU module), llvm (host LLVM IR), obj (host "
+                  "object file, device binaries inside), exe (standalone "
+                  "executable); default spirv or ptx"),
+         cl::init(""));
 static cl::opt<std::string>
-    output("o", cl::desc("Output file, or directory for --emit=spirv"),
+    output("o",
+           cl::desc("Output file, or directory for --emit=spirv|ptx|cubin"),
            cl::value_desc("path"), cl::init(""));
+static cl::opt<std::string>
+    chip("chip", cl::desc("CUDA: NVIDIA chip (default sm_90), or 'device' "
+                          "(this machine's CUDA device, KILN_CUDA_DEVICE "
+                          "chooses)"),
+         cl::init(kiln::cuda::kDefaultChip.str()));
+static cl::opt<std::string>
+    features("features",
+             cl::desc("CUDA: PTX features, e.g. +ptx80 (default: the oldest "
+                      "PTX the chip accepts)"),
+             cl::init(""));
+static cl::opt<std::string> kernelFormat(
+    "format",
+    cl::desc("CUDA: format of the kernels inside --emit=mlir|llvm|obj|exe: "
+             "ptx, cubin or fatbin (default; cubin and fatbin need ptxas, "
+             "without it PTX is used)"),
+    cl::init("fatbin"));
+static cl::opt<std::string>
+    cudaPath("cuda-path",
+             cl::desc("CUDA: toolkit root (default: $CUDA_PATH, $PATH, "
+                      "/usr/local/cuda)"),
+             cl::init(""));
 static cl::opt<std::string>
     entryPoint("e", cl::desc("Entry point of --emit=exe (default: main)"),
                cl::value_desc("name"), cl::init("main"));
@@ -101,34 +130,48 @@ static int fail(const llvm::Twine &message) {
 }
 
 namespace {
-struct SPIRVOutput {
+/// One device binary file: a GPU module's SPIR-V, PTX or cubin.
+struct DeviceOutput {
   std::string moduleName;
-  std::vector<uint32_t> words;
+  std::string bytes;
 };
 } // namespace
 
-/// Extracts the SPIR-V words of every gpu.binary Kiln produced.
-static LogicalResult collectSPIRV(ModuleOp module,
-                                  std::vector<SPIRVOutput> &outputs) {
+/// Extracts the device code of every gpu.binary Kiln produced: SPIR-V words
+/// out of the container (Vulkan), PTX text or cubin bytes (CUDA).
+static LogicalResult collectDeviceCode(ModuleOp module,
+                                       std::vector<DeviceOutput> &outputs) {
   for (auto binary : module.getOps<gpu::BinaryOp>()) {
     for (Attribute attr : binary.getObjects()) {
       auto object = cast<gpu::ObjectAttr>(attr);
       StringRef bytes = object.getObject().getValue();
+      if (target == "cuda") {
+        // PTX is kept NUL-terminated for the driver; the file is text.
+        if (object.getFormat() == gpu::CompilationTarget::Assembly)
+          bytes = bytes.take_until([](char c) { return c == '\0'; });
+        outputs.push_back({binary.getName().str(), bytes.str()});
+        continue;
+      }
       kiln::container::ModuleInfo info;
       std::string error;
       if (!kiln::container::parse(bytes.data(), bytes.size(), info, error))
         return binary.emitError("gpu.binary '")
                << binary.getName() << "': " << error;
-      outputs.push_back({binary.getName().str(), std::move(info.spirv)});
+      outputs.push_back(
+          {binary.getName().str(),
+           std::string(reinterpret_cast<const char *>(info.spirv.data()),
+                       info.spirv.size() * 4)});
     }
   }
   return success();
 }
 
-static int writeSPIRV(const std::vector<SPIRVOutput> &outputs) {
+static int writeDeviceCode(const std::vector<DeviceOutput> &outputs) {
   if (outputs.empty())
     return fail("'" + inputFile + "' has no GPU modules to emit");
-  bool toDirectory = output.empty() || outputs.size() > 1 ||
+  // ptx and cubin always go into a directory, one file per GPU module;
+  // a single SPIR-V module may go to a file.
+  bool toDirectory = emit != "spirv" || output.empty() || outputs.size() > 1 ||
                      llvm::sys::fs::is_directory(output);
   std::string dir = output.empty() ? "." : output.getValue();
   if (toDirectory) {
@@ -137,11 +180,12 @@ static int writeSPIRV(const std::vector<SPIRVOutput> &outputs) {
   }
   // Write every file to a temporary first: no partial outputs on failure.
   std::vector<std::unique_ptr<llvm::ToolOutputFile>> files;
-  for (const SPIRVOutput &out : outputs) {
+  for (const DeviceOutput &out : outputs) {
     SmallString<128> path;
     if (toDirectory) {
       path = dir;
-      llvm::sys::path::append(path, out.moduleName + ".spv");
+      llvm::sys::path::append(path, out.moduleName + "." +
+                                        (emit == "spirv" ? std::string("spv") : emit.getValue()));
     } else {
       path = output.getValue();
     }
@@ -149,8 +193,7 @@ static int writeSPIRV(const std::vector<SPIRVOutput> &outputs) {
     auto file = openOutputFile(path, &error);
     if (!file)
       return fail(error);
-    file->os().write(reinterpret_cast<const char *>(out.words.data()),
-                     out.words.size() * 4);
+    file->os() << out.bytes;
     files.push_back(std::move(file));
   }
   for (auto &file : files)
@@ -241,6 +284,7 @@ static int compileHost(ModuleOp module, const char *argv0) {
   link.linker = linker;
   link.runtimeDir = runtimeDir.empty() ? kiln::aot::libDirBesideTool(argv0)
                                        : runtimeDir.getValue();
+  link.target = target;
   link.staticCxxRuntime = staticCxxRuntime;
   link.strip = strip;
   if (failed(kiln::aot::linkExecutable(objectPath, exePath, link, error)))
@@ -252,14 +296,23 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv,
                               "Kiln compiler: gpu dialect programs to SPIR-V, "
-                              "objects and executables\n");
+                              "PTX, cubin, objects and executables\n");
 
-  if (target != "vulkan")
-    return fail("unknown --target='" + target + "'; supported: vulkan");
-  static const char *const kinds[] = {"mlir", "spirv", "llvm", "obj", "exe"};
-  if (!llvm::is_contained(kinds, emit))
-    return fail("unknown --emit='" + emit + "' for --target=vulkan; "
-                "supported: mlir, spirv, llvm, obj, exe");
+  bool cuda = target == "cuda";
+  if (target != "vulkan" && !cuda)
+    return fail("unknown --target='" + target + "'; supported: vulkan, cuda");
+  if (emit.empty())
+    emit = cuda ? "ptx" : "spirv";
+  static const char *const vulkanKinds[] = {"mlir", "spirv", "llvm", "obj",
+                                            "exe"};
+  static const char *const cudaKinds[] = {"mlir", "ptx", "cubin", "llvm",
+                                          "obj",  "exe"};
+  if (cuda ? !llvm::is_contained(cudaKinds, emit)
+           : !llvm::is_contained(vulkanKinds, emit))
+    return fail("unknown --emit='" + emit + "' for --target=" + target +
+                "; supported: " +
+                (cuda ? "mlir, ptx, cubin, llvm, obj, exe"
+                      : "mlir, spirv, llvm, obj, exe"));
   bool host = emit == "llvm" || emit == "obj" || emit == "exe";
   if (!header.empty() && !host)
     return fail("--emit-header needs --emit=llvm, obj or exe");
@@ -279,14 +332,50 @@ int main(int argc, char **argv) {
 
   std::string error;
   std::string env = targetEnv;
-  if (env == "device") {
-    const char *deviceEnv = kilnVulkanDeviceTargetEnv();
-    if (!deviceEnv)
-      return 1;
-    env = deviceEnv;
+  kiln::GPUToNVVMPipelineOptions cudaOptions;
+  if (cuda) {
+    std::string chipName = chip;
+    if (chipName == "device") {
+      const char *deviceChip = kilnCudaDeviceChip();
+      if (!deviceChip)
+        return 1;
+      chipName = deviceChip;
+    }
+    if (std::optional<std::string> problem =
+            kiln::cuda::checkTarget(chipName, features.empty()
+                                                  ? kiln::cuda::ptxFeature(
+                                                        kiln::cuda::minPTXVersion(
+                                                            chipName)
+                                                            .value_or(0))
+                                                  : features.getValue()))
+      return fail(*problem);
+    cudaOptions.chip = chipName;
+    cudaOptions.features = features;
+    cudaOptions.cudaPath = cudaPath;
+    cudaOptions.format = emit == "ptx"     ? std::string("ptx")
+                         : emit == "cubin" ? std::string("cubin")
+                                           : kernelFormat.getValue();
+    static const char *const formats[] = {"ptx", "cubin", "fatbin"};
+    if (!llvm::is_contained(formats, kernelFormat))
+      return fail("unknown --format='" + kernelFormat +
+                  "'; supported: ptx, cubin, fatbin");
+    // cubin files are what was asked for: no silent fallback to PTX.
+    std::vector<std::string> searched;
+    if (emit == "cubin" && !kiln::cuda::findToolkit(cudaPath, &searched))
+      return fail("--emit=cubin needs the CUDA toolkit's ptxas; none found "
+                  "(looked in " +
+                  llvm::join(searched, ", ") +
+                  "); use --emit=ptx or --cuda-path");
+  } else {
+    if (env == "device") {
+      const char *deviceEnv = kilnVulkanDeviceTargetEnv();
+      if (!deviceEnv)
+        return 1;
+      env = deviceEnv;
+    }
+    if (failed(kiln::getTargetEnvProfile(&context, env, error)))
+      return fail(error);
   }
-  if (failed(kiln::getTargetEnvProfile(&context, env, error)))
-    return fail(error);
 
   auto file = openInputFile(inputFile, &error);
   if (!file)
@@ -316,14 +405,20 @@ int main(int argc, char **argv) {
         for (char &c : guard)
           if (!llvm::isAlnum(c))
             c = '_';
-        FailureOr<std::string> text = kiln::aot::emitCHeader(*module, guard);
+        FailureOr<std::string> text = kiln::aot::emitCHeader(
+            *module,
+            cuda ? "libkiln_cuda_runtime.a" : "libkiln_vulkan_runtime.a",
+            guard);
         if (failed(text))
           return 1;
         headerText = std::move(*text);
       }
       kiln::aot::requestCInterfaces(*module);
       PassManager pm(&context);
-      kiln::buildGPUToVulkanPassPipeline(pm, options);
+      if (cuda)
+        kiln::buildGPUToCUDAPassPipeline(pm, cudaOptions);
+      else
+        kiln::buildGPUToVulkanPassPipeline(pm, options);
       if (failed(pm.run(*module)))
         return 1;
     }
@@ -333,7 +428,10 @@ int main(int argc, char **argv) {
   }
 
   PassManager pm(&context);
-  kiln::buildGPUToSPIRVPassPipeline(pm, options);
+  if (cuda)
+    kiln::buildGPUToNVVMPassPipeline(pm, cudaOptions);
+  else
+    kiln::buildGPUToSPIRVPassPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;
 
@@ -346,8 +444,8 @@ int main(int argc, char **argv) {
     out->keep();
     return 0;
   }
-  std::vector<SPIRVOutput> outputs;
-  if (failed(collectSPIRV(*module, outputs)))
+  std::vector<DeviceOutput> outputs;
+  if (failed(collectDeviceCode(*module, outputs)))
     return 1;
-  return writeSPIRV(outputs);
+  return writeDeviceCode(outputs);
 }

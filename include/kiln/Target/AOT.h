@@ -39,6 +39,7 @@ void requestCInterfaces(mlir::ModuleOp module);
 /// descriptor structs they take. Fails, at the function, on a signature C
 /// cannot spell.
 mlir::FailureOr<std::string> emitCHeader(mlir::ModuleOp module,
+                                         llvm::StringRef runtimeLibrary,
                                          llvm::StringRef guardName);
 
 /// The host's TargetMachine (generic CPU, position-independent code) at
@@ -78,9 +79,11 @@ mlir::LogicalResult emitObject(llvm::Module &module, llvm::TargetMachine &tm,
 struct LinkOptions {
   /// The C++ compiler driver that links; empty: c++, g++ or clang++ on PATH.
   std::string linker;
-  /// Where libkiln_vulkan_runtime.a, libkiln_runner_utils.a and
-  /// libkiln_aot_main.a are.
+  /// Where libkiln_{vulkan,cuda}_runtime.a, libkiln_runner_utils.a and
+  /// libkiln_aot_main{,_cuda}.a are.
   std::string runtimeDir;
+  /// "vulkan" or "cuda": which runtime and main() are linked.
+  std::string target = "vulkan";
   /// Link libstdc++ and libgcc statically.
   bool staticCxxRuntime = false;
   /// Drop symbols from the executable.

@@ -3,12 +3,17 @@
 // kiln-compile generates the three functions of kiln/Runtime/AOTEntry.h into
 // the program's object file and links this `main` against them. The options
 // are the runtime's environment variables as flags, so an executable is
-// driven like kiln-vulkan-runner. It links no LLVM.
+// driven like kiln-vulkan-runner (or, built with KILN_AOT_CUDA for
+// --target=cuda, like kiln-cuda-runner). It links no LLVM.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/AOTEntry.h"
+#ifdef KILN_AOT_CUDA
+#include "kiln/Runtime/CUDARuntime.h"
+#else
 #include "kiln/Runtime/VulkanRuntime.h"
+#endif
 
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +21,54 @@
 #include <cstring>
 
 namespace {
+#ifdef KILN_AOT_CUDA
+constexpr const char *kDeviceVar = "KILN_CUDA_DEVICE";
+constexpr const char *kTimingVar = "KILN_CUDA_TIMING";
+
+void usage(const char *program) {
+  std::printf(
+      "usage: %s [options]\n"
+      "Runs the program's entry point on a CUDA device.\n\n"
+      "  --device=INDEX|NAME  CUDA device (also KILN_CUDA_DEVICE)\n"
+      "  --print-timing       one kiln-timing line per launch on stderr\n"
+      "                       (KILN_CUDA_TIMING=1)\n"
+      "  --list-devices       list the CUDA devices and exit\n"
+      "  --print-chip         print the device's chip (sm_XX) and exit\n"
+      "  --help               this text\n\n"
+      "An integer result of the entry point is printed and is the exit "
+      "status.\n",
+      program);
+}
+
+int listDevices() { return kilnCudaListDevices(); }
+
+int printDeviceTarget() {
+  const char *chip = kilnCudaDeviceChip();
+  if (!chip)
+    return 1;
+  std::printf("%s\n", chip);
+  return 0;
+}
+
+constexpr const char *kPrintTargetFlag = "-print-chip";
+constexpr const char *kValidateVar = nullptr;
+#else
+constexpr const char *kDeviceVar = "KILN_VULKAN_DEVICE";
+constexpr const char *kTimingVar = "KILN_VULKAN_TIMING";
+
+int listDevices() { return kilnVulkanListDevices(); }
+
+int printDeviceTarget() {
+  const char *env = kilnVulkanDeviceTargetEnv();
+  if (!env)
+    return 1;
+  std::printf("%s\n", env);
+  return 0;
+}
+
+constexpr const char *kPrintTargetFlag = "-print-target-env";
+constexpr const char *kValidateVar = "KILN_VULKAN_VALIDATION";
+
 void usage(const char *program) {
   std::printf(
       "usage: %s [options]\n"
@@ -32,27 +85,28 @@ void usage(const char *program) {
       "status.\n",
       program);
 }
+#endif
 } // namespace
 
 int main(int argc, char **argv) {
   const char *program = argc > 0 ? argv[0] : "kiln-program";
-  bool listDevices = false, printTargetEnv = false;
+  bool listOnly = false, printTargetEnv = false;
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
     // Accept -flag as well as --flag, as LLVM-style tools do.
     if (arg[0] == '-' && arg[1] == '-')
       ++arg;
     if (std::strncmp(arg, "-device=", 8) == 0) {
-      setenv("KILN_VULKAN_DEVICE", arg + 8, 1);
+      setenv(kDeviceVar, arg + 8, 1);
     } else if (std::strcmp(arg, "-device") == 0 && i + 1 < argc) {
-      setenv("KILN_VULKAN_DEVICE", argv[++i], 1);
-    } else if (std::strcmp(arg, "-validate") == 0) {
-      setenv("KILN_VULKAN_VALIDATION", "1", 1);
+      setenv(kDeviceVar, argv[++i], 1);
+    } else if (kValidateVar && std::strcmp(arg, "-validate") == 0) {
+      setenv(kValidateVar, "1", 1);
     } else if (std::strcmp(arg, "-print-timing") == 0) {
-      setenv("KILN_VULKAN_TIMING", "1", 1);
+      setenv(kTimingVar, "1", 1);
     } else if (std::strcmp(arg, "-list-devices") == 0) {
-      listDevices = true;
-    } else if (std::strcmp(arg, "-print-target-env") == 0) {
+      listOnly = true;
+    } else if (std::strcmp(arg, kPrintTargetFlag) == 0) {
       printTargetEnv = true;
     } else if (std::strcmp(arg, "-help") == 0 || std::strcmp(arg, "-h") == 0) {
       usage(program);
@@ -64,15 +118,10 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (listDevices)
-    return kilnVulkanListDevices();
-  if (printTargetEnv) {
-    const char *env = kilnVulkanDeviceTargetEnv();
-    if (!env)
-      return 1;
-    std::printf("%s\n", env);
-    return 0;
-  }
+  if (listOnly)
+    return listDevices();
+  if (printTargetEnv)
+    return printDeviceTarget();
 
   __kiln_aot_init();
   union {
@@ -85,7 +134,7 @@ int main(int argc, char **argv) {
   int kind = __kiln_aot_run(&result);
   __kiln_aot_fini();
 
-  // Printed as kiln-vulkan-runner (mlir-runner) prints entry-point results.
+  // Printed as the runners (mlir-runner) print entry-point results.
   int status = 0;
   switch (kind) {
   case KILN_AOT_RESULT_I32:
