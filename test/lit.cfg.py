@@ -12,12 +12,20 @@ config.suffixes = [".mlir"]
 # The AOT suite (build/test-aot) runs the Vulkan integration tests again, each
 # compiled by kiln-compile --emit=exe instead of JIT-compiled by the runner:
 # the same RUN and CHECK lines hold for both.
+# The CUDA suite (build/test-cuda) runs them on an NVIDIA GPU through
+# kiln-cuda-runner: the same kernels must give the same results there.
 kiln_aot_suite = getattr(config, "kiln_aot_suite", False)
+kiln_cuda_suite = getattr(config, "kiln_cuda_suite", False)
 if kiln_aot_suite:
     config.name = "Kiln-AOT"
     config.test_source_root = os.path.join(os.path.dirname(__file__),
                                            "Integration", "Vulkan")
     config.test_exec_root = os.path.join(config.kiln_obj_root, "test-aot")
+elif kiln_cuda_suite:
+    config.name = "Kiln-CUDA"
+    config.test_source_root = os.path.join(os.path.dirname(__file__),
+                                           "Integration", "Vulkan")
+    config.test_exec_root = os.path.join(config.kiln_obj_root, "test-cuda")
 else:
     config.name = "Kiln"
     config.test_source_root = os.path.dirname(__file__)
@@ -106,6 +114,21 @@ config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))
 if kiln_aot_suite:
     runner = ToolSubst("kiln-vulkan-runner", command=config.python_executable,
                        extra_args=[aot_run])
+elif kiln_cuda_suite:
+    runner = ToolSubst("kiln-vulkan-runner", command=config.python_executable,
+                       extra_args=[os.path.join(os.path.dirname(__file__),
+                                                "Integration", "CUDA",
+                                                "Inputs", "kiln_cuda_run.py")])
+    if "cuda-device" not in config.available_features:
+        config.unsupported = True
+    # Tests whose expected values assume 8-wide subgroups (lavapipe's) cannot
+    # hold on 32-wide warps.
+    for name in os.listdir(config.test_source_root):
+        path = os.path.join(config.test_source_root, name)
+        if name.endswith(".mlir"):
+            with open(path) as f:
+                if "kiln-bundle subgroup_size=8" in f.read():
+                    config.excludes.append(name)
 else:
     runner = "kiln-vulkan-runner"
 
