@@ -177,6 +177,17 @@ TEST(CUDARuntime, ClusterLaunchPassesClusterDims) {
   EXPECT_EQ(clusterX(), 2u);
 }
 
+TEST(CUDARuntime, DestroyedStreamsAreReused) {
+  void *first = mgpuStreamCreate();
+  mgpuStreamDestroy(first);
+  void *second = mgpuStreamCreate();
+  EXPECT_EQ(first, second);
+  void *third = mgpuStreamCreate();
+  EXPECT_NE(second, third);
+  mgpuStreamDestroy(second);
+  mgpuStreamDestroy(third);
+}
+
 TEST(CUDARuntime, ListDevicesAndChip) {
   testing::internal::CaptureStdout();
   EXPECT_EQ(kilnCudaListDevices(), 0);

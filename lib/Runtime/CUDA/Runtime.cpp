@@ -212,7 +212,14 @@ public:
       fatal(message);
     }
     check(result, "cuModuleGetFunction", name);
-    functionNames[function] = name;
+    if (!functions.count(function)) {
+      int maxThreads = 0;
+      check(drv.cuFuncGetAttribute(&maxThreads,
+                                   CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                   function),
+            "cuFuncGetAttribute", name);
+      functions[function] = FunctionInfo{name, maxThreads};
+    }
     return function;
   }
 
@@ -235,9 +242,24 @@ public:
     return names;
   }
 
-  std::string nameOf(CUfunction function) {
-    auto it = functionNames.find(function);
-    return it == functionNames.end() ? "<unknown>" : it->second;
+  struct FunctionInfo {
+    std::string name;
+    /// The most threads per block the compiled kernel can run.
+    int maxThreads = 0;
+  };
+
+  /// What mgpuModuleGetFunction learnt about `function` (functions from
+  /// elsewhere are asked for here).
+  const FunctionInfo &infoOf(CUfunction function) {
+    auto it = functions.find(function);
+    if (it != functions.end())
+      return it->second;
+    int maxThreads = 0;
+    check(drv.cuFuncGetAttribute(&maxThreads,
+                                 CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                 function),
+          "cuFuncGetAttribute");
+    return functions[function] = FunctionInfo{"<unknown>", maxThreads};
   }
 
   //===-- Launches --------------------------------------------------------===//
@@ -245,7 +267,8 @@ public:
   void launch(CUfunction function, const intptr_t grid[3],
               const intptr_t block[3], const intptr_t *cluster, int32_t smem,
               CUstream stream, void **params, void **extra) {
-    std::string name = nameOf(function);
+    const FunctionInfo &info = infoOf(function);
+    const std::string &name = info.name;
     for (int i = 0; i < 3; ++i) {
       if (grid[i] < 1 || grid[i] > 0x7fffffff || block[i] < 1 ||
           block[i] > 0x7fffffff)
@@ -253,11 +276,7 @@ public:
               ") and block (" + dims(block) +
               "): every dimension must be at least 1 and fit in 32 bits");
     }
-    int maxThreads = 0;
-    check(drv.cuFuncGetAttribute(&maxThreads,
-                                 CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                                 function),
-          "cuFuncGetAttribute", name);
+    int maxThreads = info.maxThreads;
     intptr_t threads = block[0] * block[1] * block[2];
     if (maxThreads > 0 && threads > maxThreads)
       fatal("kernel '" + name + "' launched with block (" + dims(block) +
@@ -368,6 +387,8 @@ public:
   }
 
   std::map<void *, std::vector<std::pair<uintptr_t, uintptr_t>>> rawRanges;
+  /// Destroyed streams, per context, for mgpuStreamCreate to reuse.
+  std::map<CUcontext, std::vector<CUstream>> streamPool;
   std::map<uintptr_t, Registration> registrations;
 
 private:
@@ -432,7 +453,7 @@ private:
   bool timing = false;
   int selected = -1;
   std::map<int, CUcontext> contexts;
-  std::unordered_map<CUfunction, std::string> functionNames;
+  std::unordered_map<CUfunction, FunctionInfo> functions;
 };
 
 /// Locks the runtime and makes the current device's primary context
@@ -528,8 +549,17 @@ void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
                    smem, static_cast<CUstream>(stream), params, extra);
 }
 
+// Compiled host code creates and destroys a stream around every launch;
+// destroyed streams are kept per context and handed out again, which is
+// what a hand-written loop that reuses one stream pays.
 void *mgpuStreamCreate() {
   Scoped s;
+  std::vector<CUstream> &pool = s.runtime.streamPool[s.runtime.context()];
+  if (!pool.empty()) {
+    CUstream stream = pool.back();
+    pool.pop_back();
+    return stream;
+  }
   CUstream stream = nullptr;
   s.runtime.check(s.drv().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
                   "cuStreamCreate");
@@ -538,6 +568,11 @@ void *mgpuStreamCreate() {
 
 void mgpuStreamDestroy(void *stream) {
   Scoped s;
+  std::vector<CUstream> &pool = s.runtime.streamPool[s.runtime.context()];
+  if (pool.size() < 16) {
+    pool.push_back(static_cast<CUstream>(stream));
+    return;
+  }
   s.runtime.check(s.drv().cuStreamDestroy(static_cast<CUstream>(stream)),
                   "cuStreamDestroy");
 }
