@@ -2,6 +2,7 @@
 """Builds Kiln's portable test bundle: `ninja -C build kiln-bundle`.
 
     make-bundle.py --build-dir BUILD [--out DIR] [--target-env desktop]
+                   [--target vulkan|cuda] [--chip sm_90]
 
 Every test of test/Integration/Vulkan is compiled ahead of time into one
 static executable (kiln-compile --emit=exe --static-cxx-runtime --strip, for
@@ -11,6 +12,12 @@ kiln-vulkan-runner (the JIT path) on this machine's Vulkan device, and that
 output is first checked against the test's own CHECK lines with FileCheck, so
 the bundle never records a wrong answer. The folder then needs only POSIX sh,
 awk and the GPU driver (with the Vulkan loader) to run: see README in it.
+
+With --target cuda (`ninja -C build kiln-bundle-cuda`, into kiln-bundle-cuda)
+the same tests are compiled for CUDA instead (--chip, default sm_90, kernels
+as a fatbin with the chip's SASS and PTX), against the same expected outputs
+recorded on Vulkan: the bundle then checks that the kernels give the same
+results on both, and needs only the NVIDIA driver to run.
 """
 
 import argparse
@@ -78,8 +85,14 @@ def bundle_one(test, args):
     tools = os.path.join(args.build_dir, "bin")
     exe = os.path.join(args.out, "bin", name)
     compile_cmd = [os.path.join(tools, "kiln-compile"), source, "--emit=exe",
-                   "--static-cxx-runtime", "--strip",
-                   "--target-env=" + target_env, "-o", exe] + compile_args
+                   "--static-cxx-runtime", "--strip", "-o", exe]
+    if args.target == "cuda":
+        compile_cmd += ["--target=cuda", "--chip=" + args.chip,
+                        "--format=fatbin"]
+        compile_cmd += [a for a in compile_args
+                        if not a.startswith("--use-64bit-index")]
+    else:
+        compile_cmd += ["--target-env=" + target_env] + compile_args
     done = subprocess.run(compile_cmd, capture_output=True, text=True)
     if done.returncode != 0:
         raise BundleError("%s: kiln-compile failed:\n%s" % (name, done.stderr))
@@ -110,13 +123,17 @@ def main():
     parser.add_argument("--build-dir", required=True)
     parser.add_argument("--out", help="default: BUILD/kiln-bundle")
     parser.add_argument("--target-env", default="desktop")
+    parser.add_argument("--target", choices=("vulkan", "cuda"),
+                        default="vulkan")
+    parser.add_argument("--chip", default="sm_90")
     parser.add_argument("--filecheck", default="FileCheck")
     parser.add_argument("--tests", default=os.path.join(
         SOURCE_ROOT, "test", "Integration", "Vulkan"))
     args = parser.parse_args()
     args.build_dir = os.path.abspath(args.build_dir)
-    args.out = os.path.abspath(args.out or
-                               os.path.join(args.build_dir, "kiln-bundle"))
+    args.out = os.path.abspath(args.out or os.path.join(
+        args.build_dir,
+        "kiln-bundle" + ("-cuda" if args.target == "cuda" else "")))
     if os.path.isdir(args.out):
         shutil.rmtree(args.out)
     for sub in ("bin", "expected"):
@@ -124,6 +141,8 @@ def main():
     for f in ("run-all", "compare.awk", "README"):
         shutil.copy(os.path.join(HERE, f), args.out)
     os.chmod(os.path.join(args.out, "run-all"), 0o755)
+    with open(os.path.join(args.out, "target"), "w") as f:
+        f.write(args.target + "\n")
 
     tests = sorted(os.path.join(args.tests, t) for t in os.listdir(args.tests)
                    if t.endswith(".mlir"))
