@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what is missing, builds Kiln and runs the whole test suite: the
 # lit suite (passes, tools, the kernel corpus), the Vulkan integration tests
-# again compiled ahead of time (build/test-aot), and the GoogleTest units.
+# again compiled ahead of time (build/test-aot) and on CUDA (build/test-cuda,
+# unsupported without an NVIDIA GPU), and the GoogleTest units.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -9,7 +10,7 @@ scripts/build.sh
 
 lit=/usr/lib/llvm-22/bin/lit
 status=0
-"$lit" -sv build/test build/test-aot --xunit-xml-output build/lit-results.xml \
+"$lit" -sv build/test build/test-aot build/test-cuda --xunit-xml-output build/lit-results.xml \
   || status=1
 build/unittests/KilnUnitTests --gtest_brief=1 \
   --gtest_output=xml:build/gtest-results.xml || status=1
