@@ -16,6 +16,8 @@
 #include "../../lib/Runtime/CUDA/Driver.h"
 #include "kiln/Runtime/CUDARuntime.h"
 
+#include "LaunchLoop.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -29,24 +31,6 @@ using namespace kiln::cudart;
 static const char kTinyPTX[] =
 #include "tiny.ptx.inc"
     ;
-
-static double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-template <typename F>
-static double microsecondsPerLaunch(unsigned warmup, unsigned launches,
-                                    F once) {
-  for (unsigned i = 0; i < warmup; ++i)
-    once();
-  auto start = std::chrono::steady_clock::now();
-  for (unsigned i = 0; i < launches; ++i)
-    once();
-  auto end = std::chrono::steady_clock::now();
-  return std::chrono::duration<double, std::micro>(end - start).count() /
-         launches;
-}
 
 namespace {
 /// The hand-written driver-API loop: its own context, module, buffer and
@@ -126,16 +110,6 @@ int main(int argc, char **argv) {
   // Kiln's runtime first: it reports a missing driver or device clearly.
   void *module = mgpuModuleLoad(kTinyPTX, sizeof kTinyPTX);
   void *buffer = mgpuMemAlloc(64 * 4, nullptr, false);
-  void *allocated = buffer, *aligned = buffer;
-  int64_t offset = 0, size = 64, stride = 1;
-  void *params[5] = {&allocated, &aligned, &offset, &size, &stride};
-  auto kilnOnce = [&] {
-    void *fn = mgpuModuleGetFunction(module, "main");
-    void *stream = mgpuStreamCreate();
-    mgpuLaunchKernel(fn, 1, 1, 1, 64, 1, 1, 0, stream, params, nullptr, 5);
-    mgpuStreamSynchronize(stream);
-    mgpuStreamDestroy(stream);
-  };
 
   HandWritten hand;
   std::string error;
@@ -146,9 +120,10 @@ int main(int argc, char **argv) {
   bool handOk = true;
   std::vector<double> kiln, byHand;
   for (unsigned r = 0; r < rounds; ++r) {
-    byHand.push_back(microsecondsPerLaunch(
+    byHand.push_back(kiln::bench::microsecondsPerLaunch(
         warmup, launches, [&] { handOk = hand.launch() && handOk; }));
-    kiln.push_back(microsecondsPerLaunch(warmup, launches, kilnOnce));
+    kiln.push_back(kiln::bench::mgpuLaunchLoop(module, buffer, warmup,
+                                               launches));
     std::fprintf(stderr, "round %u: hand-written %.2f us, kiln %.2f us\n",
                  r + 1, byHand.back(), kiln.back());
   }
@@ -165,7 +140,7 @@ int main(int argc, char **argv) {
 
   KilnCudaStats stats;
   kilnCudaGetStats(&stats);
-  double k = median(kiln), h = median(byHand);
+  double k = kiln::bench::median(kiln), h = kiln::bench::median(byHand);
   std::printf("device: %s\n", hand.deviceName.c_str());
   std::printf("launches per round: %u, rounds: %u (medians below)\n", launches,
               rounds);

@@ -16,6 +16,8 @@
 #include "kiln/Runtime/VulkanRuntime.h"
 #include "kiln/Target/Container.h"
 
+#include "LaunchLoop.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -29,35 +31,6 @@ using namespace kiln;
 static const uint32_t kTiny[] = {
 #include "tiny.inc"
 };
-
-static double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-/// Microseconds per launch through the runtime's mgpu* ABI.
-static double kilnLoop(void *module, void *buffer, unsigned warmup,
-                       unsigned launches) {
-  // A static memref<64xi32>: allocated, aligned, offset, size, stride.
-  void *allocated = buffer, *aligned = buffer;
-  int64_t offset = 0, size = 64, stride = 1;
-  void *params[5] = {&allocated, &aligned, &offset, &size, &stride};
-  auto once = [&] {
-    void *fn = mgpuModuleGetFunction(module, "main");
-    void *stream = mgpuStreamCreate();
-    mgpuLaunchKernel(fn, 1, 1, 1, 64, 1, 1, 0, stream, params, nullptr, 5);
-    mgpuStreamSynchronize(stream);
-    mgpuStreamDestroy(stream);
-  };
-  for (unsigned i = 0; i < warmup; ++i)
-    once();
-  auto start = std::chrono::steady_clock::now();
-  for (unsigned i = 0; i < launches; ++i)
-    once();
-  auto end = std::chrono::steady_clock::now();
-  return std::chrono::duration<double, std::micro>(end - start).count() /
-         launches;
-}
 
 int main(int argc, char **argv) {
   unsigned launches = 10000, rounds = 3, warmup = 100;
@@ -108,7 +81,7 @@ int main(int argc, char **argv) {
     }
     hand.push_back(result.microsecondsPerLaunch);
     device = result.deviceName;
-    kiln.push_back(kilnLoop(module, buffer, warmup, launches));
+    kiln.push_back(bench::mgpuLaunchLoop(module, buffer, warmup, launches));
     std::fprintf(stderr, "round %u: hand-written %.2f us, kiln %.2f us\n",
                  r + 1, hand.back(), kiln.back());
   }
@@ -117,7 +90,7 @@ int main(int argc, char **argv) {
 
   KilnVulkanStats stats;
   kilnVulkanGetStats(&stats);
-  double k = median(kiln), h = median(hand);
+  double k = bench::median(kiln), h = bench::median(hand);
   std::printf("device: %s\n", device.c_str());
   std::printf("launches per round: %u, rounds: %u (medians below)\n", launches,
               rounds);
