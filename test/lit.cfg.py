@@ -76,6 +76,7 @@ def find_cuda_toolkit():
 cuda_toolkit = find_cuda_toolkit()
 if cuda_toolkit:
     config.available_features.add("cuda-toolkit")
+    config.substitutions.append(("%cuda_toolkit", cuda_toolkit))
 else:
     lit_config.note("no CUDA toolkit (ptxas); cubin and fatbin tests are "
                     "unsupported")

@@ -9,7 +9,7 @@
 // RUN: cat %t/target | FileCheck %s --check-prefix=TARGET
 // TARGET: cuda
 // RUN: not env KILN_CUDA_DRIVER=%t.nowhere sh %t/run-all 2>&1 | FileCheck %s --check-prefix=NODRIVER
-// NODRIVER: run-all: no usable cuda device:
+// NODRIVER: run-all: no usable CUDA device:
 // NODRIVER-NEXT: kiln-cuda: cannot open the CUDA driver
 // RUN: not env KILN_CUDA_DRIVER=%fake_cuda_driver sh %t/run-all --validate 2>&1 | FileCheck %s --check-prefix=FAKE
 // FAKE: run-all: --validate is for Vulkan bundles; ignored
