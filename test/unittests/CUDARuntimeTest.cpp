@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/CUDARuntime.h"
+#include "kiln/Target/Container.h"
 
 #include <gtest/gtest.h>
 
@@ -276,8 +277,9 @@ TEST(CUDARuntimeErrors, ModuleLoadShowsTheJITLog) {
       "line 3; error   : Unknown symbol 'fake_syntax_error'");
 }
 
-/// The first words of a Kiln container (magic "KILN", version 1).
-const uint32_t kVulkanContainer[] = {0x4E4C494B, 1, 0, 0};
+/// The first words of a Kiln container.
+const uint32_t kVulkanContainer[] = {kiln::container::kMagic,
+                                     kiln::container::kVersion, 0, 0};
 
 TEST(CUDARuntimeErrors, VulkanModule) {
   EXPECT_EXIT(

@@ -2,7 +2,9 @@
 
 #include "kiln/Runtime/CUDARuntime.h"
 
+#include "../DeviceChoice.h"
 #include "Driver.h"
+#include "kiln/Target/Container.h"
 
 #include <algorithm>
 #include <chrono>
@@ -26,9 +28,9 @@ namespace {
   std::exit(1);
 }
 
-/// Magic words of the formats mgpuModuleLoad tells apart.
+/// The fatbin magic word; mgpuModuleLoad also tells cubin (ELF), PTX text
+/// and Kiln's Vulkan container apart.
 constexpr uint32_t kFatbinMagic = 0xBA55ED50u;
-constexpr uint32_t kKilnContainerMagic = 0x4E4C494Bu; // "KILN"
 
 struct Registration {
   uintptr_t end;
@@ -103,34 +105,29 @@ public:
       selected = 0;
       return selected;
     }
-    char *endp = nullptr;
-    long index = std::strtol(want.c_str(), &endp, 10);
-    if (*endp == '\0') {
-      if (index < 0 || index >= count)
-        fatal("KILN_CUDA_DEVICE=" + want + " is not a device index (" +
-              std::to_string(count) + " device" + (count == 1 ? "" : "s") +
-              ": 0.." + std::to_string(count - 1) + ")");
+    std::vector<std::string> names;
+    for (int i = 0; i < count; ++i)
+      names.push_back(deviceName(i));
+    size_t index = 0;
+    switch (kiln::rt::matchDevice(want, names, index)) {
+    case kiln::rt::DeviceMatch::Found:
       selected = static_cast<int>(index);
       return selected;
+    case kiln::rt::DeviceMatch::IndexOutOfRange:
+      fatal("KILN_CUDA_DEVICE=" + want + " is not a device index (" +
+            devicesText(count) + ": 0.." + std::to_string(count - 1) + ")");
+    case kiln::rt::DeviceMatch::NoSuchName:
+      break;
     }
-    std::string lowerWant = lower(want), names;
-    for (int i = 0; i < count; ++i) {
-      std::string name = deviceName(i);
-      if (lower(name).find(lowerWant) != std::string::npos) {
-        selected = i;
-        return selected;
-      }
-      names += "\n  " + std::to_string(i) + ": " + name;
-    }
-    fatal("no CUDA device matches '" + want + "'; devices:" + names);
+    fatal("no CUDA device matches '" + want +
+          "'; devices:" + kiln::rt::listDevices(names));
   }
 
   void setDevice(int32_t device) {
     int count = deviceCount();
     if (device < 0 || device >= count)
       fatal("mgpuSetDefaultDevice(" + std::to_string(device) +
-            "): no such device (" + std::to_string(count) + " device" +
-            (count == 1 ? "" : "s") + ")");
+            "): no such device (" + devicesText(count) + ")");
     selected = device;
   }
 
@@ -157,7 +154,7 @@ public:
     uint32_t magic = 0;
     if (size >= 4)
       std::memcpy(&magic, data, 4);
-    if (magic == kKilnContainerMagic)
+    if (magic == kiln::container::kMagic)
       fatal("mgpuModuleLoad: this module is SPIR-V in Kiln's container, "
             "compiled for Vulkan; run it with kiln-vulkan-runner or link "
             "libkiln_vulkan_runtime");
@@ -347,10 +344,7 @@ public:
       return;
     pageAlign(begin, end);
     uintptr_t at = begin;
-    // Blocks at or after the one that may contain `begin`.
-    auto it = registrations.upper_bound(begin);
-    if (it != registrations.begin() && std::prev(it)->second.end > begin)
-      --it;
+    auto it = firstBlockEndingAfter(begin);
     while (at < end) {
       if (it != registrations.end() && it->first <= at) {
         ++it->second.refs;
@@ -369,9 +363,7 @@ public:
     if (begin >= end)
       return;
     pageAlign(begin, end);
-    auto it = registrations.upper_bound(begin);
-    if (it != registrations.begin() && std::prev(it)->second.end > begin)
-      --it;
+    auto it = firstBlockEndingAfter(begin);
     while (it != registrations.end() && it->first < end) {
       if (--it->second.refs == 0) {
         if (!it->second.external) {
@@ -394,10 +386,9 @@ public:
 private:
   Runtime() = default;
 
-  static std::string lower(std::string s) {
-    for (char &c : s)
-      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
+  /// "1 device", "2 devices".
+  static std::string devicesText(int count) {
+    return std::to_string(count) + " device" + (count == 1 ? "" : "s");
   }
 
   static std::string dims(const intptr_t d[3]) {
@@ -424,9 +415,19 @@ private:
     return result != CUDA_SUCCESS;
   }
 
-  bool isOurs(uintptr_t address) {
+  /// The registered block that contains `address`, else the first one
+  /// after it.
+  std::map<uintptr_t, Registration>::iterator
+  firstBlockEndingAfter(uintptr_t address) {
     auto it = registrations.upper_bound(address);
-    return it != registrations.begin() && std::prev(it)->second.end > address;
+    if (it != registrations.begin() && std::prev(it)->second.end > address)
+      --it;
+    return it;
+  }
+
+  bool isOurs(uintptr_t address) {
+    auto it = firstBlockEndingAfter(address);
+    return it != registrations.end() && it->first <= address;
   }
 
   void addBlock(uintptr_t begin, uintptr_t end) {

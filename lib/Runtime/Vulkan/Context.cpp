@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Context.h"
+#include "../DeviceChoice.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -183,40 +184,28 @@ VkPhysicalDevice Context::choosePhysicalDevice() {
   std::vector<VkPhysicalDevice> devices = physicalDevices();
   if (devices.empty())
     fatal("no Vulkan device found (vkEnumeratePhysicalDevices returned none)");
-  auto describe = [&] {
-    std::string all;
-    for (size_t i = 0; i < devices.size(); ++i) {
-      VkPhysicalDeviceProperties p;
-      vk.vkGetPhysicalDeviceProperties(devices[i], &p);
-      all += "\n  " + std::to_string(i) + ": " + p.deviceName;
-    }
-    return all;
-  };
+  std::vector<VkPhysicalDeviceProperties> properties(devices.size());
+  std::vector<std::string> names;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    vk.vkGetPhysicalDeviceProperties(devices[i], &properties[i]);
+    names.push_back(properties[i].deviceName);
+  }
   const char *want = std::getenv("KILN_VULKAN_DEVICE");
   std::string choice = want ? want : "";
   if (choice.empty() && requestedDevice >= 0)
     choice = std::to_string(requestedDevice);
   if (!choice.empty()) {
-    bool numeric = std::all_of(choice.begin(), choice.end(), ::isdigit);
-    if (numeric) {
-      size_t index = std::stoul(choice);
-      if (index >= devices.size())
-        fatal("device index " + choice + " is out of range; the devices are:" +
-              describe());
+    size_t index = 0;
+    switch (rt::matchDevice(choice, names, index)) {
+    case rt::DeviceMatch::Found:
       return devices[index];
+    case rt::DeviceMatch::IndexOutOfRange:
+      fatal("device index " + choice + " is out of range; the devices are:" +
+            rt::listDevices(names));
+    case rt::DeviceMatch::NoSuchName:
+      fatal("no Vulkan device named '" + choice + "'; the devices are:" +
+            rt::listDevices(names));
     }
-    auto lower = [](std::string s) {
-      std::transform(s.begin(), s.end(), s.begin(), ::tolower);
-      return s;
-    };
-    for (VkPhysicalDevice d : devices) {
-      VkPhysicalDeviceProperties p;
-      vk.vkGetPhysicalDeviceProperties(d, &p);
-      if (lower(p.deviceName).find(lower(choice)) != std::string::npos)
-        return d;
-    }
-    fatal("no Vulkan device named '" + choice + "'; the devices are:" +
-          describe());
   }
   const VkPhysicalDeviceType order[] = {
       VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU,
@@ -224,12 +213,9 @@ VkPhysicalDevice Context::choosePhysicalDevice() {
       VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU, VK_PHYSICAL_DEVICE_TYPE_CPU,
       VK_PHYSICAL_DEVICE_TYPE_OTHER};
   for (VkPhysicalDeviceType type : order)
-    for (VkPhysicalDevice d : devices) {
-      VkPhysicalDeviceProperties p;
-      vk.vkGetPhysicalDeviceProperties(d, &p);
-      if (p.deviceType == type)
-        return d;
-    }
+    for (size_t i = 0; i < devices.size(); ++i)
+      if (properties[i].deviceType == type)
+        return devices[i];
   return devices.front();
 }
 
