@@ -14,9 +14,13 @@
 #include "kiln/Target/AOT.h"
 
 #include "mlir/ExecutionEngine/JitRunner.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <string>
@@ -57,6 +61,19 @@ inline int runJitRunner(int argc, char **argv, const char *runtimeLibrary,
   mlir::registerAllToLLVMIRTranslations(registry);
   registerAllPasses();
   return mlir::JitRunnerMain(args.size(), args.data(), registry, config);
+}
+
+/// Runs the pipeline `build` adds on `module`, with diagnostics as
+/// file:line:col and the source line, like the other tools.
+inline mlir::LogicalResult
+runLowering(mlir::Operation *module,
+            llvm::function_ref<void(mlir::OpPassManager &)> build) {
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, module->getContext());
+  module->getContext()->printOpOnDiagnostic(false);
+  mlir::PassManager pm(module->getContext());
+  build(pm);
+  return pm.run(module);
 }
 
 /// True when argv holds `--NAME` or `-NAME`.

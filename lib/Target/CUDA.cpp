@@ -140,6 +140,13 @@ std::optional<unsigned> ptxVersionOf(StringRef features, std::string &error) {
   return version;
 }
 
+std::string targetFeatures(StringRef chip, StringRef features) {
+  if (features.empty())
+    if (std::optional<unsigned> minimum = minPTXVersion(chip))
+      return ptxFeature(*minimum);
+  return features.str();
+}
+
 std::optional<std::string> checkTarget(StringRef chip, StringRef features) {
   std::optional<unsigned> minimum = minPTXVersion(chip);
   if (!minimum)

@@ -57,10 +57,7 @@ public:
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::string feats = features;
-    if (feats.empty())
-      if (std::optional<unsigned> minimum = kiln::cuda::minPTXVersion(chip))
-        feats = kiln::cuda::ptxFeature(*minimum);
+    std::string feats = kiln::cuda::targetFeatures(chip, features);
     if (optLevel > 3) {
       module.emitError() << "kiln-attach-nvvm-target: optimization level "
                          << optLevel << " is not in 0..3";

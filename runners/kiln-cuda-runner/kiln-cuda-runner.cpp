@@ -14,11 +14,8 @@
 #include "kiln/Runtime/CUDARuntime.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/SourceMgr.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -87,12 +84,9 @@ static LogicalResult lowerForCUDA(Operation *module, JitRunnerOptions &) {
   options.features = features;
   options.format = format;
   options.cudaPath = cudaPath;
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler handler(sourceMgr, module->getContext());
-  module->getContext()->printOpOnDiagnostic(false);
-  PassManager pm(module->getContext());
-  kiln::buildGPUToCUDAPassPipeline(pm, options);
-  return pm.run(module);
+  return kiln::runLowering(module, [&](OpPassManager &pm) {
+    kiln::buildGPUToCUDAPassPipeline(pm, options);
+  });
 }
 
 int main(int argc, char **argv) {

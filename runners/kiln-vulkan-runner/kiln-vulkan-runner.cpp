@@ -10,27 +10,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "../RunnerMain.h"
-#include "kiln/InitAll.h"
 #include "kiln/Pipelines/Pipelines.h"
 #include "kiln/Runtime/VulkanRuntime.h"
-#include "kiln/Target/AOT.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/JitRunner.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/Diagnostics.h"
-#include "llvm/Support/SourceMgr.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/TargetSelect.h"
 
+#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
-#include <vector>
 
 using namespace mlir;
 
@@ -90,13 +79,9 @@ static LogicalResult lowerForVulkan(Operation *module, JitRunnerOptions &) {
     options.targetEnv = targetEnv;
   }
   options.use64BitIndex = use64BitIndex;
-  // Diagnostics as file:line:col with the source line, like the other tools.
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler handler(sourceMgr, module->getContext());
-  module->getContext()->printOpOnDiagnostic(false);
-  PassManager pm(module->getContext());
-  kiln::buildGPUToVulkanPassPipeline(pm, options);
-  return pm.run(module);
+  return kiln::runLowering(module, [&](OpPassManager &pm) {
+    kiln::buildGPUToVulkanPassPipeline(pm, options);
+  });
 }
 
 int main(int argc, char **argv) {

@@ -341,31 +341,32 @@ int main(int argc, char **argv) {
         return 1;
       chipName = deviceChip;
     }
-    if (std::optional<std::string> problem =
-            kiln::cuda::checkTarget(chipName, features.empty()
-                                                  ? kiln::cuda::ptxFeature(
-                                                        kiln::cuda::minPTXVersion(
-                                                            chipName)
-                                                            .value_or(0))
-                                                  : features.getValue()))
+    if (std::optional<std::string> problem = kiln::cuda::checkTarget(
+            chipName, kiln::cuda::targetFeatures(chipName, features)))
       return fail(*problem);
+    static const char *const formats[] = {"ptx", "cubin", "fatbin"};
+    if (!llvm::is_contained(formats, kernelFormat))
+      return fail("unknown --format='" + kernelFormat +
+                  "'; supported: ptx, cubin, fatbin");
     cudaOptions.chip = chipName;
     cudaOptions.features = features;
     cudaOptions.cudaPath = cudaPath;
     cudaOptions.format = emit == "ptx"     ? std::string("ptx")
                          : emit == "cubin" ? std::string("cubin")
                                            : kernelFormat.getValue();
-    static const char *const formats[] = {"ptx", "cubin", "fatbin"};
-    if (!llvm::is_contained(formats, kernelFormat))
-      return fail("unknown --format='" + kernelFormat +
-                  "'; supported: ptx, cubin, fatbin");
-    // cubin files are what was asked for: no silent fallback to PTX.
-    std::vector<std::string> searched;
-    if (emit == "cubin" && !kiln::cuda::findToolkit(cudaPath, &searched))
-      return fail("--emit=cubin needs the CUDA toolkit's ptxas; none found "
-                  "(looked in " +
-                  llvm::join(searched, ", ") +
-                  "); use --emit=ptx or --cuda-path");
+    // cubin files are what was asked for: no silent fallback to PTX. The
+    // toolkit found here is the one the pipeline uses.
+    if (emit == "cubin") {
+      std::vector<std::string> searched;
+      std::optional<kiln::cuda::Toolkit> toolkit =
+          kiln::cuda::findToolkit(cudaPath, &searched);
+      if (!toolkit)
+        return fail("--emit=cubin needs the CUDA toolkit's ptxas; none found "
+                    "(looked in " +
+                    llvm::join(searched, ", ") +
+                    "); use --emit=ptx or --cuda-path");
+      cudaOptions.cudaPath = toolkit->root;
+    }
   } else {
     if (env == "device") {
       const char *deviceEnv = kilnVulkanDeviceTargetEnv();

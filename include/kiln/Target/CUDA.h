@@ -42,6 +42,10 @@ std::string ptxFeature(unsigned version);
 /// "7.8" for 78.
 std::string ptxVersionString(unsigned version);
 
+/// `features`, or when empty the oldest PTX version `chip` accepts
+/// ("+ptx78" for sm_90): what the pipelines put into an #nvvm.target.
+std::string targetFeatures(llvm::StringRef chip, llvm::StringRef features);
+
 /// Checks that `chip` and `features` can be compiled together; on failure
 /// returns a message naming both.
 std::optional<std::string> checkTarget(llvm::StringRef chip,

@@ -21,71 +21,57 @@
 #include <cstring>
 
 namespace {
+// What differs between the Vulkan and the CUDA main().
 #ifdef KILN_AOT_CUDA
+constexpr const char *kApi = "CUDA";
 constexpr const char *kDeviceVar = "KILN_CUDA_DEVICE";
 constexpr const char *kTimingVar = "KILN_CUDA_TIMING";
-
-void usage(const char *program) {
-  std::printf(
-      "usage: %s [options]\n"
-      "Runs the program's entry point on a CUDA device.\n\n"
-      "  --device=INDEX|NAME  CUDA device (also KILN_CUDA_DEVICE)\n"
-      "  --print-timing       one kiln-timing line per launch on stderr\n"
-      "                       (KILN_CUDA_TIMING=1)\n"
-      "  --list-devices       list the CUDA devices and exit\n"
-      "  --print-chip         print the device's chip (sm_XX) and exit\n"
-      "  --help               this text\n\n"
-      "An integer result of the entry point is printed and is the exit "
-      "status.\n",
-      program);
-}
-
-int listDevices() { return kilnCudaListDevices(); }
-
-int printDeviceTarget() {
-  const char *chip = kilnCudaDeviceChip();
-  if (!chip)
-    return 1;
-  std::printf("%s\n", chip);
-  return 0;
-}
-
-constexpr const char *kPrintTargetFlag = "-print-chip";
 constexpr const char *kValidateVar = nullptr;
+constexpr const char *kPrintTargetFlag = "-print-chip";
+constexpr const char *kPrintTargetHelp =
+    "  --print-chip         print the device's chip (sm_XX) and exit\n";
+int listDevices() { return kilnCudaListDevices(); }
+const char *deviceTarget() { return kilnCudaDeviceChip(); }
 #else
+constexpr const char *kApi = "Vulkan";
 constexpr const char *kDeviceVar = "KILN_VULKAN_DEVICE";
 constexpr const char *kTimingVar = "KILN_VULKAN_TIMING";
-
-int listDevices() { return kilnVulkanListDevices(); }
-
-int printDeviceTarget() {
-  const char *env = kilnVulkanDeviceTargetEnv();
-  if (!env)
-    return 1;
-  std::printf("%s\n", env);
-  return 0;
-}
-
-constexpr const char *kPrintTargetFlag = "-print-target-env";
 constexpr const char *kValidateVar = "KILN_VULKAN_VALIDATION";
+constexpr const char *kPrintTargetFlag = "-print-target-env";
+constexpr const char *kPrintTargetHelp =
+    "  --print-target-env   print the device's #spirv.target_env and exit\n";
+int listDevices() { return kilnVulkanListDevices(); }
+const char *deviceTarget() { return kilnVulkanDeviceTargetEnv(); }
+#endif
 
 void usage(const char *program) {
-  std::printf(
-      "usage: %s [options]\n"
-      "Runs the program's entry point on a Vulkan device.\n\n"
-      "  --device=INDEX|NAME  Vulkan device (also KILN_VULKAN_DEVICE)\n"
-      "  --validate           enable the Khronos validation layer; any\n"
-      "                       message fails the run (KILN_VULKAN_VALIDATION=1)\n"
-      "  --print-timing       one kiln-timing line per launch on stderr\n"
-      "                       (KILN_VULKAN_TIMING=1)\n"
-      "  --list-devices       list the Vulkan devices and exit\n"
-      "  --print-target-env   print the device's #spirv.target_env and exit\n"
-      "  --help               this text\n\n"
-      "An integer result of the entry point is printed and is the exit "
-      "status.\n",
-      program);
+  std::printf("usage: %s [options]\n"
+              "Runs the program's entry point on a %s device.\n\n"
+              "  --device=INDEX|NAME  %s device (also %s)\n",
+              program, kApi, kApi, kDeviceVar);
+  if (kValidateVar)
+    std::printf("  --validate           enable the Khronos validation layer; "
+                "any\n"
+                "                       message fails the run (%s=1)\n",
+                kValidateVar);
+  std::printf("  --print-timing       one kiln-timing line per launch on "
+              "stderr\n"
+              "                       (%s=1)\n"
+              "  --list-devices       list the %s devices and exit\n"
+              "%s"
+              "  --help               this text\n\n"
+              "An integer result of the entry point is printed and is the "
+              "exit status.\n",
+              kTimingVar, kApi, kPrintTargetHelp);
 }
-#endif
+
+int printDeviceTarget() {
+  const char *target = deviceTarget();
+  if (!target)
+    return 1;
+  std::printf("%s\n", target);
+  return 0;
+}
 } // namespace
 
 int main(int argc, char **argv) {
