@@ -93,19 +93,11 @@ private:
 } // namespace
 
 int main(int argc, char **argv) {
-  unsigned launches = 10000, rounds = 3, warmup = 100;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a.rfind("--launches=", 0) == 0)
-      launches = std::max(1, std::atoi(argv[i] + 11));
-    else if (a.rfind("--rounds=", 0) == 0)
-      rounds = std::max(1, std::atoi(argv[i] + 9));
-    else {
-      std::fprintf(stderr, "usage: kiln-cuda-launch-overhead [--launches=N] "
-                           "[--rounds=R]\n");
-      return 2;
-    }
-  }
+  kiln::bench::LaunchOptions options;
+  if (!kiln::bench::parseLaunchOptions(argc, argv, "kiln-cuda-launch-overhead", options))
+    return 2;
+  const unsigned launches = options.launches, rounds = options.rounds,
+                 warmup = options.warmup;
 
   // Kiln's runtime first: it reports a missing driver or device clearly.
   void *module = mgpuModuleLoad(kTinyPTX, sizeof kTinyPTX);

@@ -13,6 +13,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace kiln {
@@ -21,6 +24,37 @@ namespace bench {
 inline double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+/// The options both benchmarks take.
+struct LaunchOptions {
+  unsigned launches = 10000;
+  unsigned rounds = 3;
+  unsigned warmup = 100;
+};
+
+/// Reads --launches=N and --rounds=R; prints the usage of `program` and
+/// returns false on anything else.
+inline bool parseLaunchOptions(int argc, char **argv, const char *program,
+                               LaunchOptions &options) {
+  for (int i = 1; i < argc; ++i) {
+    auto value = [&](const char *name) -> const char * {
+      size_t n = std::strlen(name);
+      if (std::strncmp(argv[i], name, n) == 0 && argv[i][n] == '=')
+        return argv[i] + n + 1;
+      return nullptr;
+    };
+    if (const char *v = value("--launches"))
+      options.launches = static_cast<unsigned>(std::max(1, std::atoi(v)));
+    else if (const char *v = value("--rounds"))
+      options.rounds = static_cast<unsigned>(std::max(1, std::atoi(v)));
+    else {
+      std::fprintf(stderr, "usage: %s [--launches=N] [--rounds=R]\n",
+                   program);
+      return false;
+    }
+  }
+  return true;
 }
 
 /// Microseconds per call of `once`, after `warmup` untimed calls.

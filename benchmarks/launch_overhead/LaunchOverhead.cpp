@@ -33,25 +33,11 @@ static const uint32_t kTiny[] = {
 };
 
 int main(int argc, char **argv) {
-  unsigned launches = 10000, rounds = 3, warmup = 100;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](const char *name) -> const char * {
-      size_t n = std::strlen(name);
-      if (a.compare(0, n, name) == 0 && a.size() > n && a[n] == '=')
-        return argv[i] + n + 1;
-      return nullptr;
-    };
-    if (const char *v = value("--launches"))
-      launches = std::max(1, std::atoi(v));
-    else if (const char *v = value("--rounds"))
-      rounds = std::max(1, std::atoi(v));
-    else {
-      std::fprintf(stderr,
-                   "usage: kiln-launch-overhead [--launches=N] [--rounds=R]\n");
-      return 2;
-    }
-  }
+  bench::LaunchOptions options;
+  if (!bench::parseLaunchOptions(argc, argv, "kiln-launch-overhead", options))
+    return 2;
+  const unsigned launches = options.launches, rounds = options.rounds,
+                 warmup = options.warmup;
 
   container::ModuleInfo info;
   container::KernelInfo kernel;
