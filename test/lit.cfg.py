@@ -57,23 +57,17 @@ if os.path.exists(runner):
         lit_config.note("kiln-vulkan-runner --list-devices failed: %s" % e)
 
 # CUDA: what needs the toolkit's ptxas (cubin, fatbin, libdevice) runs where
-# Kiln finds one, in the order kiln-nvvm-to-binary looks; what needs a GPU
-# runs where kiln-cuda-runner sees a device. Both are noted when missing.
-def find_cuda_toolkit():
-    roots = []
-    if os.environ.get("CUDA_PATH"):
-        roots.append(os.environ["CUDA_PATH"])
-    import shutil
-    ptxas = shutil.which("ptxas")
-    if ptxas:
-        roots.append(os.path.dirname(os.path.dirname(os.path.realpath(ptxas))))
-    roots.append("/usr/local/cuda")
-    for root in roots:
-        if os.access(os.path.join(root, "bin", "ptxas"), os.X_OK):
-            return root
-    return None
-
-cuda_toolkit = find_cuda_toolkit()
+# Kiln itself finds one (kiln-compile --print-cuda-toolkit, the same search as
+# the pipeline); what needs a GPU runs where kiln-cuda-runner sees a device.
+# Both are noted when missing.
+cuda_toolkit = None
+kiln_compile = os.path.join(config.kiln_tools_dir, "kiln-compile")
+if os.path.exists(kiln_compile):
+    probe = subprocess.run([kiln_compile, "--print-cuda-toolkit"],
+                           capture_output=True, text=True, timeout=60)
+    for line in probe.stdout.splitlines():
+        if line.startswith("root: "):
+            cuda_toolkit = line[len("root: "):]
 if cuda_toolkit:
     config.available_features.add("cuda-toolkit")
     config.substitutions.append(("%cuda_toolkit", cuda_toolkit))
@@ -93,7 +87,7 @@ if os.path.exists(cuda_runner):
     except (OSError, subprocess.TimeoutExpired) as e:
         lit_config.note("kiln-cuda-runner --list-devices failed: %s" % e)
 config.substitutions.append(("%fake_cuda_driver", config.fake_cuda_driver))
-for var in ["CUDA_PATH", "KILN_CUDA_DEVICE"]:
+for var in ["CUDA_PATH", "KILN_CUDA_DEVICE", "KILN_CUDA_PREFIXES"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 

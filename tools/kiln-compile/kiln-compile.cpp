@@ -81,6 +81,12 @@ static cl::opt<std::string>
              cl::desc("CUDA: toolkit root (default: $CUDA_PATH, $PATH, "
                       "/usr/local/cuda)"),
              cl::init(""));
+static cl::opt<bool> printCudaToolkit(
+    "print-cuda-toolkit",
+    cl::desc("Print the CUDA toolkit the CUDA pipeline would use (honours "
+             "--cuda-path) and exit; exit status 1 and where it looked when "
+             "there is none"),
+    cl::init(false));
 static cl::opt<std::string>
     entryPoint("e", cl::desc("Entry point of --emit=exe (default: main)"),
                cl::value_desc("name"), cl::init("main"));
@@ -297,6 +303,25 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "Kiln compiler: gpu dialect programs to SPIR-V, "
                               "PTX, cubin, objects and executables\n");
+
+  if (printCudaToolkit) {
+    std::vector<std::string> searched;
+    std::optional<kiln::cuda::Toolkit> toolkit =
+        kiln::cuda::findToolkit(cudaPath, &searched);
+    if (!toolkit)
+      return fail("no CUDA toolkit found (looked in " +
+                  llvm::join(searched, ", ") + ")");
+    llvm::outs() << "root: " << toolkit->root << "\n"
+                 << "found by: " << toolkit->foundBy << "\n"
+                 << "ptxas: " << toolkit->ptxas << "\n"
+                 << "fatbinary: "
+                 << (toolkit->fatbinary.empty() ? "none" : toolkit->fatbinary)
+                 << "\n"
+                 << "libdevice: "
+                 << (toolkit->libdevice.empty() ? "none" : toolkit->libdevice)
+                 << "\n";
+    return 0;
+  }
 
   bool cuda = target == "cuda";
   if (target != "vulkan" && !cuda)
