@@ -14,14 +14,13 @@ config.suffixes = [".mlir"]
 # the same RUN and CHECK lines hold for both.
 # The CUDA suite (build/test-cuda) runs them on an NVIDIA GPU through
 # kiln-cuda-runner: the same kernels must give the same results there.
-kiln_aot_suite = getattr(config, "kiln_aot_suite", False)
-kiln_cuda_suite = getattr(config, "kiln_cuda_suite", False)
-if kiln_aot_suite:
+kiln_suite = getattr(config, "kiln_suite", "main")
+if kiln_suite == "aot":
     config.name = "Kiln-AOT"
     config.test_source_root = os.path.join(os.path.dirname(__file__),
                                            "Integration", "Vulkan")
     config.test_exec_root = os.path.join(config.kiln_obj_root, "test-aot")
-elif kiln_cuda_suite:
+elif kiln_suite == "cuda":
     config.name = "Kiln-CUDA"
     config.test_source_root = os.path.join(os.path.dirname(__file__),
                                            "Integration", "Vulkan")
@@ -106,10 +105,10 @@ aot_run = os.path.join(os.path.dirname(__file__), "Integration", "AOT",
 config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))
-if kiln_aot_suite:
+if kiln_suite == "aot":
     runner = ToolSubst("kiln-vulkan-runner", command=config.python_executable,
                        extra_args=[aot_run])
-elif kiln_cuda_suite:
+elif kiln_suite == "cuda":
     runner = ToolSubst("kiln-vulkan-runner", command=config.python_executable,
                        extra_args=[os.path.join(os.path.dirname(__file__),
                                                 "Integration", "CUDA",
