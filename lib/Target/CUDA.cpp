@@ -188,13 +188,21 @@ std::optional<Toolkit> findToolkit(StringRef explicitPath,
       return toolkit;
   }
   note("PATH");
+  std::optional<Toolkit> partial;
   if (ErrorOr<std::string> ptxas = sys::findProgramByName("ptxas")) {
     SmallString<256> real;
     if (sys::fs::real_path(*ptxas, real))
       real = *ptxas;
     StringRef root = sys::path::parent_path(sys::path::parent_path(real));
-    if (auto toolkit = toolkitAt(root, "PATH"))
-      return toolkit;
+    // A ptxas on PATH may be a wrapper script (say /usr/local/bin/ptxas
+    // exec'ing the real one) whose directory holds no nvvm/ tree. Such a
+    // partial toolkit is used only when no conventional prefix holds a
+    // complete one, so that libdevice is still found.
+    if (auto toolkit = toolkitAt(root, "PATH")) {
+      if (!toolkit->libdevice.empty())
+        return toolkit;
+      partial = std::move(toolkit);
+    }
   }
   // KILN_CUDA_PREFIXES (colon-separated) replaces the conventional
   // prefixes, for toolkits installed elsewhere and for tests.
@@ -212,9 +220,10 @@ std::optional<Toolkit> findToolkit(StringRef explicitPath,
   for (const std::string &prefix : prefixes) {
     note(prefix);
     if (auto toolkit = toolkitAt(prefix, prefix))
-      return toolkit;
+      if (!partial || !toolkit->libdevice.empty())
+        return toolkit;
   }
-  return std::nullopt;
+  return partial;
 }
 
 } // namespace cuda

@@ -17,3 +17,18 @@
 // FOUND-NEXT: libdevice: {{.*}}.tk/nvvm/libdevice/libdevice.10.bc
 // RUN: env -u CUDA_PATH PATH=%t.nowhere KILN_CUDA_PREFIXES=%t.nowhere:%t.tk kiln-compile --print-cuda-toolkit | FileCheck %s --check-prefix=PREFIX
 // PREFIX: found by: {{.*}}.tk
+
+// A ptxas on PATH that is a wrapper script in a directory without nvvm/
+// (as /usr/local/bin/ptxas exec'ing the real one) yields to a complete
+// toolkit at a conventional prefix, so libdevice is found.
+// RUN: rm -rf %t.wrap && mkdir -p %t.wrap/bin
+// RUN: printf '#!/bin/sh\n' > %t.wrap/bin/ptxas && chmod +x %t.wrap/bin/ptxas
+// RUN: env -u CUDA_PATH PATH=%t.wrap/bin KILN_CUDA_PREFIXES=%t.nowhere:%t.tk kiln-compile --print-cuda-toolkit | FileCheck %s --check-prefix=WRAPPED
+// WRAPPED: root: {{.*}}.tk
+// WRAPPED-NEXT: found by: {{.*}}.tk
+// WRAPPED: libdevice: {{.*}}.tk/nvvm/libdevice/libdevice.10.bc
+// With no complete toolkit anywhere, the wrapper's directory is used.
+// RUN: env -u CUDA_PATH PATH=%t.wrap/bin KILN_CUDA_PREFIXES=%t.nowhere kiln-compile --print-cuda-toolkit | FileCheck %s --check-prefix=PARTIAL
+// PARTIAL: root: {{.*}}.wrap
+// PARTIAL-NEXT: found by: PATH
+// PARTIAL: libdevice: none

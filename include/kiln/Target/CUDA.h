@@ -68,7 +68,9 @@ struct Toolkit {
 /// FindCUDAToolkit uses: `explicitPath` (--cuda-path), $CUDA_PATH, the
 /// directory above a ptxas on $PATH, /usr/local/cuda, then the newest
 /// /usr/local/cuda-X.Y ($KILN_CUDA_PREFIXES, colon-separated, replaces
-/// these last two). `searched` receives each place looked at, for
+/// these last two). A toolkit found through $PATH without libdevice (a
+/// directory of wrapper scripts) yields to a complete one at a
+/// conventional prefix. `searched` receives each place looked at, for
 /// messages.
 std::optional<Toolkit> findToolkit(llvm::StringRef explicitPath,
                                    std::vector<std::string> *searched = nullptr);
