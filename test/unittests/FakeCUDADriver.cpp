@@ -261,6 +261,10 @@ CUresult cuMemcpyAsync(uintptr_t d, uintptr_t s, size_t n, void *) {
   std::memcpy((void *)d, (void *)s, n);
   return 0;
 }
+CUresult cuMemcpyDtoDAsync_v2(uintptr_t d, uintptr_t s, size_t n, void *) {
+  std::memcpy((void *)d, (void *)s, n);
+  return 0;
+}
 CUresult cuMemsetD32Async(uintptr_t d, unsigned v, size_t n, void *) {
   for (size_t i = 0; i < n; ++i)
     ((uint32_t *)d)[i] = v;

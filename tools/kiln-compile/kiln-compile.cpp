@@ -1,13 +1,13 @@
 //===- kiln-compile.cpp - Kiln's compiler driver --------------------------===//
 //
-//   kiln-compile FILE --target=vulkan --emit=mlir|spirv|llvm|obj|exe
+//   kiln-compile FILE --target=vulkan --emit=mlir|spirv|container|llvm|obj|exe
 //                [-o OUT] [-e ENTRY] [-O0..3] [--target-env=NAME]
 //                [--emit-header=FILE.h]
 //   kiln-compile FILE --target=cuda --emit=mlir|ptx|cubin|llvm|obj|exe
 //                [--chip=sm_XX] [--features=+ptxNN] [--format=F]
 //                [--cuda-path=DIR] ...
 //
-// mlir, spirv, ptx and cubin stop after the device pipeline; llvm, obj and
+// mlir, spirv, container, ptx and cubin stop after the device pipeline; llvm, obj and
 // exe lower the host too and compile it in-process (lib/Target/AOT.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -51,14 +51,17 @@ static cl::opt<std::string> target("target",
 static cl::opt<std::string>
     emit("emit",
          cl::desc("Output: mlir (after the device pipeline), spirv (Vulkan: "
-                  "one .spv per GPU module), ptx / cubin (CUDA: one .ptx / "
+                  "one .spv per GPU module), container (Vulkan: one .kiln "
+                  "per GPU module, SPIR-V with its kernels' ABI, as "
+                  "mgpuModuleLoad takes it), ptx / cubin (CUDA: one .ptx / "
                   ".cubin per GPU module), llvm (host LLVM IR), obj (host "
                   "object file, device binaries inside), exe (standalone "
                   "executable); default spirv or ptx"),
          cl::init(""));
 static cl::opt<std::string>
     output("o",
-           cl::desc("Output file, or directory for --emit=spirv|ptx|cubin"),
+           cl::desc("Output file, or directory for "
+                    "--emit=spirv|container|ptx|cubin"),
            cl::value_desc("path"), cl::init(""));
 static cl::opt<std::string>
     chip("chip", cl::desc("CUDA: NVIDIA chip (default sm_90), or 'device' "
@@ -163,6 +166,10 @@ static LogicalResult collectDeviceCode(ModuleOp module,
       if (!kiln::container::parse(bytes.data(), bytes.size(), info, error))
         return binary.emitError("gpu.binary '")
                << binary.getName() << "': " << error;
+      if (emit == "container") {
+        outputs.push_back({binary.getName().str(), bytes.str()});
+        continue;
+      }
       outputs.push_back(
           {binary.getName().str(),
            std::string(reinterpret_cast<const char *>(info.spirv.data()),
@@ -177,7 +184,8 @@ static int writeDeviceCode(const std::vector<DeviceOutput> &outputs) {
     return fail("'" + inputFile + "' has no GPU modules to emit");
   // ptx and cubin always go into a directory, one file per GPU module;
   // a single SPIR-V module may go to a file.
-  bool toDirectory = emit != "spirv" || output.empty() || outputs.size() > 1 ||
+  bool single = emit == "spirv" || emit == "container";
+  bool toDirectory = !single || output.empty() || outputs.size() > 1 ||
                      llvm::sys::fs::is_directory(output);
   std::string dir = output.empty() ? "." : output.getValue();
   if (toDirectory) {
@@ -190,8 +198,10 @@ static int writeDeviceCode(const std::vector<DeviceOutput> &outputs) {
     SmallString<128> path;
     if (toDirectory) {
       path = dir;
-      llvm::sys::path::append(path, out.moduleName + "." +
-                                        (emit == "spirv" ? std::string("spv") : emit.getValue()));
+      std::string extension = emit == "spirv"       ? std::string("spv")
+                              : emit == "container" ? std::string("kiln")
+                                                    : emit.getValue();
+      llvm::sys::path::append(path, out.moduleName + "." + extension);
     } else {
       path = output.getValue();
     }
@@ -328,8 +338,8 @@ int main(int argc, char **argv) {
     return fail("unknown --target='" + target + "'; supported: vulkan, cuda");
   if (emit.empty())
     emit = cuda ? "ptx" : "spirv";
-  static const char *const vulkanKinds[] = {"mlir", "spirv", "llvm", "obj",
-                                            "exe"};
+  static const char *const vulkanKinds[] = {"mlir", "spirv", "container",
+                                            "llvm", "obj",   "exe"};
   static const char *const cudaKinds[] = {"mlir", "ptx", "cubin", "llvm",
                                           "obj",  "exe"};
   if (cuda ? !llvm::is_contained(cudaKinds, emit)
@@ -337,7 +347,7 @@ int main(int argc, char **argv) {
     return fail("unknown --emit='" + emit + "' for --target=" + target +
                 "; supported: " +
                 (cuda ? "mlir, ptx, cubin, llvm, obj, exe"
-                      : "mlir, spirv, llvm, obj, exe"));
+                      : "mlir, spirv, container, llvm, obj, exe"));
   bool host = emit == "llvm" || emit == "obj" || emit == "exe";
   if (!header.empty() && !host)
     return fail("--emit-header needs --emit=llvm, obj or exe");

@@ -100,6 +100,45 @@ KILN_CUDA_EXPORT int kilnCudaListDevices(void);
 /// stderr) when there is none. The string lives until the process ends.
 KILN_CUDA_EXPORT const char *kilnCudaDeviceChip(void);
 
+/// What benchmarks and tools report about the device the runtime uses.
+typedef struct KilnCudaDeviceInfo {
+  char name[256];
+  int ordinal;
+  int major, minor; ///< Compute capability.
+  int driverVersion; ///< 12080 for 12.8.
+  int multiprocessors;
+  int clockKHz, memoryClockKHz, memoryBusWidth;
+  int l2Bytes;
+  uint64_t totalBytes;
+} KilnCudaDeviceInfo;
+/// Fills `info` for the device the runtime uses (KILN_CUDA_DEVICE or the
+/// default device). Exits with a message when there is no driver or device.
+KILN_CUDA_EXPORT int kilnCudaGetDeviceInfo(KilnCudaDeviceInfo *info);
+
+#ifndef KILN_TIMING_CALLBACK_DEFINED
+#define KILN_TIMING_CALLBACK_DEFINED
+/// Receives the GPU time of each launch, in microseconds, once the launch
+/// has completed. It runs with the runtime's lock held and must not call
+/// the runtime.
+typedef void (*KilnTimingCallback)(void *user, const char *kernel,
+                                   double gpuMicroseconds);
+#endif
+/// Times every later launch with CUDA events (each launch then waits for
+/// its kernel) and reports it to `callback`; null turns this off again.
+KILN_CUDA_EXPORT void kilnCudaSetTimingCallback(KilnTimingCallback callback,
+                                                void *user);
+/// Runs `work` with the runtime's context current, handing it a fresh
+/// stream, and returns the GPU microseconds between events recorded on that
+/// stream before and after it (after waiting for them). For timing work
+/// other libraries enqueue (cuBLAS) on the runtime's device. The runtime
+/// is locked meanwhile: `work` must not call it.
+KILN_CUDA_EXPORT double kilnCudaTimed(void (*work)(void *user, void *stream),
+                                      void *user);
+/// cuMemcpyDtoDAsync between two device allocations, timed as kilnCudaTimed
+/// does: the device-copy bandwidth reference of kiln-bench.
+KILN_CUDA_EXPORT double kilnCudaDeviceCopy(void *dst, const void *src,
+                                           size_t sizeBytes);
+
 /// Counters, for tests and benchmarks.
 typedef struct KilnCudaStats {
   uint64_t moduleLoads;

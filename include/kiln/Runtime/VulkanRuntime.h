@@ -78,6 +78,47 @@ KILN_RT_EXPORT int kilnVulkanListDevices(void);
 /// The string lives until the process ends.
 KILN_RT_EXPORT const char *kilnVulkanDeviceTargetEnv(void);
 
+#ifndef KILN_TIMING_CALLBACK_DEFINED
+#define KILN_TIMING_CALLBACK_DEFINED
+/// Receives the GPU time of each launch, in microseconds (negative when the
+/// device could not time it), once the launch has completed. It runs with
+/// the runtime's lock held and must not call the runtime.
+typedef void (*KilnTimingCallback)(void *user, const char *kernel,
+                                   double gpuMicroseconds);
+#endif
+/// Times every later launch with timestamp queries (where the queue has
+/// them) and reports it to `callback`; null turns this off again. Work
+/// already submitted completes first.
+KILN_RT_EXPORT void kilnVulkanSetTimingCallback(KilnTimingCallback callback,
+                                                void *user);
+/// Copies `sizeBytes` between two device allocations with vkCmdCopyBuffer,
+/// even where device memory is host-visible (mgpuMemcpy copies on the host
+/// there), waits, and returns the GPU microseconds between timestamps
+/// around the copy, or -1 where the queue has no timestamps. The device's
+/// own copy is the bandwidth reference of kiln-bench.
+KILN_RT_EXPORT double kilnVulkanDeviceCopy(void *dst, const void *src,
+                                           size_t sizeBytes);
+
+/// What benchmarks and tools report about the device the runtime uses.
+typedef struct KilnVulkanDeviceInfo {
+  char name[256];
+  char type[32];       ///< "discrete GPU", "integrated GPU", "CPU", ...
+  char apiVersion[32]; ///< "1.3.230"
+  char driver[320];    ///< Driver name and version text (Vulkan 1.2).
+  uint32_t vendorID, deviceID;
+  int isCPU;
+  int float64;            ///< shaderFloat64
+  uint32_t subgroupSize;  ///< The default subgroup size.
+  int subgroupArithmetic; ///< Subgroup arithmetic in compute shaders.
+  float timestampPeriodNs;
+  uint32_t maxWorkgroupInvocations;
+  uint32_t maxSharedMemoryBytes;
+  uint64_t deviceLocalBytes; ///< Sum of the device-local heaps.
+} KilnVulkanDeviceInfo;
+/// Fills `info` for the device the runtime uses (KILN_VULKAN_DEVICE or the
+/// default order) without creating a logical device. Returns 0.
+KILN_RT_EXPORT int kilnVulkanGetDeviceInfo(KilnVulkanDeviceInfo *info);
+
 /// Counters of objects the runtime created, for tests and benchmarks.
 typedef struct KilnVulkanStats {
   uint64_t instances;

@@ -21,6 +21,7 @@ const char *symbolFor(const char *member) {
       {"cuEventDestroy", "cuEventDestroy_v2"},
       {"cuMemAlloc", "cuMemAlloc_v2"},
       {"cuMemFree", "cuMemFree_v2"},
+      {"cuMemcpyDtoDAsync", "cuMemcpyDtoDAsync_v2"},
       {"cuMemHostRegister", "cuMemHostRegister_v2"},
   };
   for (const auto &entry : versioned)

@@ -59,7 +59,8 @@ public:
       check(drv.cuInit(0), "cuInit");
       loaded = true;
       const char *timingEnv = std::getenv("KILN_CUDA_TIMING");
-      timing = timingEnv && *timingEnv && std::strcmp(timingEnv, "0") != 0;
+      envTiming = timingEnv && *timingEnv && std::strcmp(timingEnv, "0") != 0;
+      timing = envTiming || timingCallback;
     }
     return drv;
   }
@@ -121,6 +122,13 @@ public:
     }
     fatal("no CUDA device matches '" + want +
           "'; devices:" + kiln::rt::listDevices(names));
+  }
+
+  void setTimingCallback(KilnTimingCallback callback, void *user) {
+    timingCallback = callback;
+    timingUser = user;
+    if (loaded)
+      timing = envTiming || callback;
   }
 
   void setDevice(int32_t device) {
@@ -330,8 +338,12 @@ public:
                           .count();
       float ms = 0;
       check(drv.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
-      std::fprintf(stderr, "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f\n",
-                   name.c_str(), ms * 1000.0, hostUs);
+      if (envTiming)
+        std::fprintf(stderr,
+                     "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f\n",
+                     name.c_str(), ms * 1000.0, hostUs);
+      if (timingCallback)
+        timingCallback(timingUser, name.c_str(), ms * 1000.0);
       drv.cuEventDestroy(start);
       drv.cuEventDestroy(stop);
     }
@@ -451,7 +463,10 @@ private:
 
   Driver drv;
   bool loaded = false;
-  bool timing = false;
+  bool timing = false;    ///< Launches are timed with events.
+  bool envTiming = false; ///< KILN_CUDA_TIMING: print the times.
+  KilnTimingCallback timingCallback = nullptr;
+  void *timingUser = nullptr;
   int selected = -1;
   std::map<int, CUcontext> contexts;
   std::unordered_map<CUfunction, FunctionInfo> functions;
@@ -780,6 +795,88 @@ const char *kilnCudaDeviceChip() {
   static std::string chip;
   chip = "sm_" + std::to_string(major) + std::to_string(minor);
   return chip.c_str();
+}
+
+int kilnCudaGetDeviceInfo(KilnCudaDeviceInfo *info) {
+  Runtime &runtime = Runtime::get();
+  std::lock_guard<std::mutex> lock(runtime.mutex);
+  const Driver &drv = runtime.driver();
+  *info = KilnCudaDeviceInfo{};
+  info->ordinal = runtime.currentDevice();
+  CUdevice device;
+  runtime.check(drv.cuDeviceGet(&device, info->ordinal), "cuDeviceGet");
+  std::snprintf(info->name, sizeof(info->name), "%s",
+                runtime.deviceName(info->ordinal).c_str());
+  auto attr = [&](int attribute) {
+    int value = 0;
+    runtime.check(drv.cuDeviceGetAttribute(&value, attribute, device),
+                  "cuDeviceGetAttribute");
+    return value;
+  };
+  info->major = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  info->minor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  info->multiprocessors = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  info->clockKHz = attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+  info->memoryClockKHz = attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+  info->memoryBusWidth = attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+  info->l2Bytes = attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+  size_t memory = 0;
+  runtime.check(drv.cuDeviceTotalMem(&memory, device), "cuDeviceTotalMem");
+  info->totalBytes = memory;
+  runtime.check(drv.cuDriverGetVersion(&info->driverVersion),
+                "cuDriverGetVersion");
+  return 0;
+}
+
+void kilnCudaSetTimingCallback(KilnTimingCallback callback, void *user) {
+  Runtime &runtime = Runtime::get();
+  std::lock_guard<std::mutex> lock(runtime.mutex);
+  runtime.setTimingCallback(callback, user);
+}
+
+double kilnCudaTimed(void (*work)(void *user, void *stream), void *user) {
+  Scoped s;
+  const Driver &drv = s.runtime.driver();
+  CUstream stream = nullptr;
+  CUevent start = nullptr, stop = nullptr;
+  s.runtime.check(drv.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+                  "cuStreamCreate");
+  s.runtime.check(drv.cuEventCreate(&start, CU_EVENT_DEFAULT),
+                  "cuEventCreate");
+  s.runtime.check(drv.cuEventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate");
+  s.runtime.check(drv.cuEventRecord(start, stream), "cuEventRecord");
+  work(user, stream);
+  s.runtime.check(drv.cuEventRecord(stop, stream), "cuEventRecord");
+  s.runtime.check(drv.cuEventSynchronize(stop), "cuEventSynchronize");
+  float ms = 0;
+  s.runtime.check(drv.cuEventElapsedTime(&ms, start, stop),
+                  "cuEventElapsedTime");
+  drv.cuEventDestroy(start);
+  drv.cuEventDestroy(stop);
+  drv.cuStreamDestroy(stream);
+  return ms * 1000.0;
+}
+
+namespace {
+struct DeviceCopy {
+  CUdeviceptr dst, src;
+  size_t size;
+};
+} // namespace
+
+double kilnCudaDeviceCopy(void *dst, const void *src, size_t sizeBytes) {
+  DeviceCopy copy{reinterpret_cast<CUdeviceptr>(dst),
+                  reinterpret_cast<CUdeviceptr>(src), sizeBytes};
+  return kilnCudaTimed(
+      [](void *user, void *stream) {
+        auto *c = static_cast<DeviceCopy *>(user);
+        Runtime &runtime = Runtime::get();
+        runtime.check(runtime.driver().cuMemcpyDtoDAsync(
+                          c->dst, c->src, c->size,
+                          static_cast<CUstream>(stream)),
+                      "cuMemcpyDtoDAsync");
+      },
+      &copy);
 }
 
 void kilnCudaGetStats(KilnCudaStats *stats) {

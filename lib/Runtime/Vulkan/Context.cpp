@@ -90,7 +90,7 @@ void Context::initInstance() {
   if (!vk.openLoader(error))
     fatal(error);
   validation = envFlag("KILN_VULKAN_VALIDATION");
-  timing = envFlag("KILN_VULKAN_TIMING");
+  envTiming = envFlag("KILN_VULKAN_TIMING");
 
   uint32_t apiVersion = VK_API_VERSION_1_0;
   if (vk.vkEnumerateInstanceVersion)
@@ -243,13 +243,13 @@ void Context::initDevice() {
   if (!found)
     fatal(std::string("device '") + properties.deviceName +
           "' has no compute queue");
-  bool timestamps = families[queueFamily].timestampValidBits > 0 &&
-                    properties.limits.timestampPeriod > 0;
-  if (timing && !timestamps)
+  timestamps = families[queueFamily].timestampValidBits > 0 &&
+               properties.limits.timestampPeriod > 0;
+  if (envTiming && !timestamps)
     std::fprintf(stderr, "kiln-vulkan: device '%s' has no compute timestamps; "
                          "--print-timing reports host time only\n",
                  properties.deviceName);
-  timing = timing && timestamps;
+  timing = (envTiming || timingCallback) && timestamps;
 
   // Enable every feature the device has that kernels may use.
   uint32_t numExtensions = 0;
@@ -527,6 +527,69 @@ template <typename F> void Context::runNow(F body) {
   std::vector<Submission *> one{s};
   submit(s, nullptr);
   waitAndComplete(one);
+}
+
+void Context::setTimingCallback(KilnTimingCallback callback, void *user) {
+  drainAll();
+  timingCallback = callback;
+  timingUser = user;
+  if (device)
+    timing = (envTiming || timingCallback) && timestamps;
+}
+
+double Context::deviceCopy(void *dst, const void *src, size_t size) {
+  initDevice();
+  auto d = reinterpret_cast<uintptr_t>(dst);
+  auto s = reinterpret_cast<uintptr_t>(src);
+  const Allocation *da = findAllocation(d, d + size);
+  const Allocation *sa = findAllocation(s, s + size);
+  if (!da || !sa || size == 0)
+    fatal("kilnVulkanDeviceCopy: both sides must be non-empty ranges of "
+          "device allocations (mgpuMemAlloc)");
+  drainAll();
+  Submission *sub = acquireSubmission(0);
+  if (timestamps && !sub->queries) {
+    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    info.queryCount = 2;
+    check(vk.vkCreateQueryPool(device, &info, nullptr, &sub->queries),
+          "vkCreateQueryPool");
+  }
+  beginRecording(sub->cmd);
+  memoryBarrier(sub->cmd,
+                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+                    VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+  if (timestamps) {
+    vk.vkCmdResetQueryPool(sub->cmd, sub->queries, 0, 2);
+    vk.vkCmdWriteTimestamp(sub->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                           sub->queries, 0);
+  }
+  VkBufferCopy region{s - sa->base, d - da->base, size};
+  vk.vkCmdCopyBuffer(sub->cmd, sa->buffer, da->buffer, 1, &region);
+  if (timestamps)
+    vk.vkCmdWriteTimestamp(sub->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                           sub->queries, 1);
+  memoryBarrier(sub->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                VK_ACCESS_HOST_READ_BIT);
+  check(vk.vkEndCommandBuffer(sub->cmd), "vkEndCommandBuffer");
+  std::vector<Submission *> one{sub};
+  submit(sub, nullptr);
+  check(vk.vkWaitForFences(device, 1, &sub->fence, VK_TRUE, UINT64_MAX),
+        "vkWaitForFences");
+  double gpuUs = -1;
+  uint64_t stamps[2] = {0, 0};
+  if (timestamps &&
+      vk.vkGetQueryPoolResults(device, sub->queries, 0, 2, sizeof(stamps),
+                               stamps, sizeof(uint64_t),
+                               VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
+    gpuUs = double(stamps[1] - stamps[0]) * properties.limits.timestampPeriod /
+            1000.0;
+  waitAndComplete(one);
+  return gpuUs;
 }
 
 void Context::copy(void *dst, const void *src, size_t size) {
@@ -929,8 +992,11 @@ void Context::complete(Submission *s) {
                                  VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
       gpuUs = double(stamps[1] - stamps[0]) *
               properties.limits.timestampPeriod / 1000.0;
-    std::fprintf(stderr, "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f\n",
-                 s->kernel.c_str(), gpuUs, hostUs);
+    if (envTiming)
+      std::fprintf(stderr, "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f\n",
+                   s->kernel.c_str(), gpuUs, hostUs);
+    if (timingCallback)
+      timingCallback(timingUser, s->kernel.c_str(), gpuUs);
   }
   check(vk.vkResetFences(device, 1, &s->fence), "vkResetFences");
   freeSubmissions.push_back(s);

@@ -138,6 +138,10 @@ public:
   void *allocate(uint64_t size, bool hostShared);
   void free(void *ptr);
   void copy(void *dst, const void *src, size_t size);
+  /// vkCmdCopyBuffer between two device allocations, waited for; the GPU
+  /// microseconds between timestamps around it, or -1 without timestamps.
+  double deviceCopy(void *dst, const void *src, size_t size);
+  void setTimingCallback(KilnTimingCallback callback, void *user);
   void fill(void *dst, uint32_t pattern, unsigned patternBytes, size_t count);
 
   Stream *defaultStream() { return &defaultStream_; }
@@ -156,7 +160,11 @@ public:
   VkQueue queue = VK_NULL_HANDLE;
   uint32_t queueFamily = 0;
   bool validation = false;
-  bool timing = false;
+  bool timing = false;     ///< Launches write timestamps.
+  bool envTiming = false;  ///< KILN_VULKAN_TIMING: print them.
+  bool timestamps = false; ///< The queue has timestamps.
+  KilnTimingCallback timingCallback = nullptr;
+  void *timingUser = nullptr;
   bool hostImport = false;
   bool torndown = false;
   uint64_t importAlignment = 4096;

@@ -277,3 +277,37 @@ extern "C" const char *kilnVulkanDeviceTargetEnv() {
   text += ">>";
   return text.c_str();
 }
+
+extern "C" int kilnVulkanGetDeviceInfo(KilnVulkanDeviceInfo *info) {
+  Context &c = Context::get();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  c.initInstance();
+  DeviceQuery q(c, c.choosePhysicalDevice());
+  *info = KilnVulkanDeviceInfo{};
+  std::snprintf(info->name, sizeof(info->name), "%s", q.props.deviceName);
+  std::snprintf(info->type, sizeof(info->type), "%s",
+                deviceTypeName(q.props.deviceType));
+  std::snprintf(info->apiVersion, sizeof(info->apiVersion), "%s",
+                versionText(q.props.apiVersion).c_str());
+  if (q.v12())
+    std::snprintf(info->driver, sizeof(info->driver), "%s %s",
+                  q.driver.driverName, q.driver.driverInfo);
+  else
+    std::snprintf(info->driver, sizeof(info->driver), "driver version %u",
+                  q.props.driverVersion);
+  info->vendorID = q.props.vendorID;
+  info->deviceID = q.props.deviceID;
+  info->isCPU = q.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  info->float64 = q.features.features.shaderFloat64;
+  info->subgroupSize = q.subgroup.subgroupSize;
+  info->subgroupArithmetic =
+      (q.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+      (q.subgroup.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT);
+  info->timestampPeriodNs = q.props.limits.timestampPeriod;
+  info->maxWorkgroupInvocations = q.props.limits.maxComputeWorkGroupInvocations;
+  info->maxSharedMemoryBytes = q.props.limits.maxComputeSharedMemorySize;
+  for (uint32_t i = 0; i < q.memory.memoryHeapCount; ++i)
+    if (q.memory.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+      info->deviceLocalBytes += q.memory.memoryHeaps[i].size;
+  return 0;
+}

@@ -121,6 +121,16 @@ void mgpuSetDefaultDevice(int32_t device) {
   l.context.setDefaultDevice(device);
 }
 
+void kilnVulkanSetTimingCallback(KilnTimingCallback callback, void *user) {
+  Locked l;
+  l.context.setTimingCallback(callback, user);
+}
+
+double kilnVulkanDeviceCopy(void *dst, const void *src, size_t sizeBytes) {
+  Locked l;
+  return l.context.deviceCopy(dst, src, sizeBytes);
+}
+
 void kilnVulkanGetStats(KilnVulkanStats *stats) {
   Locked l;
   *stats = l.context.stats;

@@ -1,0 +1,1026 @@
+//===- Benchmarks.cpp - kiln-bench's kernels, references and checks -------===//
+//
+// Every family below runs the Kiln kernel (benchmarks/kernels/*.mlir) and
+// the hand-written reference of the backend (GLSL on Vulkan, CUDA C++ and
+// cuBLAS on CUDA) on the same device buffers, times each repetition on the
+// GPU (timestamp queries / CUDA events, through the runtime's timing
+// callback), and checks the result against a CPU reference before it is
+// reported: a wrong result is a failure, never a number.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bench.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <dlfcn.h>
+#include <map>
+#include <memory>
+#include <regex>
+#include <sstream>
+
+namespace kiln {
+namespace bench {
+
+//===----------------------------------------------------------------------===//
+// Launches and samples
+//===----------------------------------------------------------------------===//
+
+void Launch::pack(ABI abi, const std::vector<Arg> &args) {
+  params.clear();
+  storage.clear();
+  auto push = [&](int64_t value) {
+    storage.push_back(value);
+    params.push_back(&storage.back());
+  };
+  for (const Arg &arg : args) {
+    if (!arg.buffer) {
+      // Scalars by pointer; little-endian, so the low bytes come first.
+      push(arg.scalar);
+      continue;
+    }
+    const Buffer &b = *arg.buffer;
+    auto pointer = reinterpret_cast<int64_t>(b.device);
+    switch (abi) {
+    case ABI::Kiln: {
+      push(pointer); // allocated
+      push(pointer); // aligned
+      push(0);       // offset
+      for (int64_t d : b.shape)
+        push(d);
+      int64_t stride = 1;
+      std::vector<int64_t> strides(b.shape.size());
+      for (size_t i = b.shape.size(); i-- > 0;) {
+        strides[i] = stride;
+        stride *= b.shape[i];
+      }
+      for (int64_t s : strides)
+        push(s);
+      break;
+    }
+    case ABI::Raw:
+      push(pointer);
+      push(int64_t(b.bytes));
+      break;
+    case ABI::CUDA:
+      push(pointer);
+      break;
+    }
+  }
+}
+
+double Samples::best() const {
+  return us.empty() ? NAN : *std::min_element(us.begin(), us.end());
+}
+
+double Samples::median() const {
+  if (us.empty())
+    return NAN;
+  std::vector<double> v = us;
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double Samples::spreadPercent() const {
+  if (us.size() < 2)
+    return 0;
+  auto [lo, hi] = std::minmax_element(us.begin(), us.end());
+  return (*hi - *lo) / median() * 100;
+}
+
+/// Work per microsecond in the unit's scale: bytes -> GB/s, flops ->
+/// GFLOP/s (both 1e3 per microsecond), launches -> thousands per second.
+static double rate(const Result &r, double us) {
+  if (r.unit == "klaunch/s")
+    return r.work / us * 1e3;
+  return r.work / us / 1e3;
+}
+double Result::best() const { return rate(*this, samples.best()); }
+double Result::median() const { return rate(*this, samples.median()); }
+
+static auto startTime = std::chrono::steady_clock::now();
+
+void progress(const std::string &what) {
+  double elapsed = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - startTime)
+                       .count();
+  if (elapsed > 3)
+    std::fprintf(stderr, "kiln-bench: [%.0f s] %s\n", elapsed, what.c_str());
+}
+
+//===----------------------------------------------------------------------===//
+// A backend session: modules, buffers, timing
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Pseudo-random values in [0, 1) (splitmix64), the same on every run.
+template <typename T> std::vector<T> randomArray(size_t n, uint64_t seed) {
+  std::vector<T> v(n);
+  uint64_t x = seed;
+  for (size_t i = 0; i < n; ++i) {
+    x += 0x9e3779b97f4a7c15ull;
+    uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    v[i] = T(double(z >> 11) * 0x1.0p-53);
+  }
+  return v;
+}
+
+void collectTime(void *user, const char *, double us) {
+  static_cast<std::vector<double> *>(user)->push_back(us);
+}
+
+class Session {
+public:
+  Session(Runtime &rt, const Options &options, std::vector<Result> &results)
+      : rt(rt), options(options), results(results) {
+    stream = rt.streamCreate();
+    timing(true);
+  }
+  ~Session() {
+    timing(false);
+    for (Buffer *b : buffers)
+      rt.memFree(b->device, nullptr);
+    for (auto &m : modules)
+      if (m.second)
+        rt.moduleUnload(m.second);
+    rt.streamDestroy(stream);
+  }
+
+  Runtime &rt;
+  const Options &options;
+  std::vector<Result> &results;
+  void *stream = nullptr;
+  bool cuda() const { return rt.backend == "cuda"; }
+  /// The backend's hand-written reference.
+  const char *reference() const { return cuda() ? "cuda" : "glsl"; }
+
+  bool wanted(const std::string &kernel, const std::string &variant) const {
+    if (options.filter.empty())
+      return true;
+    std::regex re(options.filter);
+    return std::regex_search(kernel + "/" + variant + "/" + rt.backend, re);
+  }
+
+  /// The function `name` of blob `blob`; null (after noting why in
+  /// `why`) when the blob was not built.
+  void *function(const std::string &blob, const std::string &name,
+                 std::string &why) {
+    auto it = modules.find(blob);
+    if (it == modules.end()) {
+      const Blob *b = findBlob(blob);
+      void *module = b ? rt.moduleLoad(b->data, b->size) : nullptr;
+      it = modules.emplace(blob, module).first;
+    }
+    if (!it->second) {
+      why = "not built (" + blob + ")";
+      return nullptr;
+    }
+    return rt.getFunction(it->second, name.c_str());
+  }
+
+  Buffer &buffer(size_t bytes, std::vector<int64_t> shape) {
+    auto *b = new Buffer;
+    owned.emplace_back(b);
+    b->bytes = bytes;
+    b->shape = std::move(shape);
+    b->device = rt.memAlloc(bytes, nullptr, false);
+    buffers.push_back(b);
+    return *b;
+  }
+  void upload(Buffer &b, const void *host) {
+    rt.memcpy(b.device, const_cast<void *>(host), b.bytes, nullptr);
+  }
+  void download(const Buffer &b, void *host) {
+    rt.memcpy(host, b.device, b.bytes, nullptr);
+  }
+  /// A small device buffer holding `values` (scalars for raw SPIR-V).
+  Buffer &constants(const std::vector<uint32_t> &values) {
+    Buffer &b = buffer(values.size() * 4, {int64_t(values.size())});
+    upload(b, values.data());
+    return b;
+  }
+
+  /// Runs `launch` warm-up + timed repetitions; GPU microseconds each.
+  Samples time(Launch &launch) {
+    Samples s;
+    for (unsigned i = 0; i < options.warmup; ++i)
+      once(launch);
+    auto start = std::chrono::steady_clock::now();
+    for (unsigned i = 0; i < options.reps; ++i) {
+      s.us.push_back(once(launch));
+      double elapsed = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - start)
+                           .count();
+      if (elapsed > options.maxSeconds && s.us.size() >= 3)
+        break;
+    }
+    return s;
+  }
+
+  /// One launch, waited for: the GPU time when the device has
+  /// timestamps, else the host's.
+  double once(Launch &l) {
+    times.clear();
+    auto start = std::chrono::steady_clock::now();
+    rt.launch(l.function, l.grid[0], l.grid[1], l.grid[2], l.block[0],
+              l.block[1], l.block[2], 0, stream, l.params.data(), nullptr,
+              l.params.size());
+    rt.streamSynchronize(stream);
+    double host = std::chrono::duration<double, std::micro>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+    return !times.empty() && times.back() > 0 ? times.back() : host;
+  }
+
+  /// GPU timing of launches on or off (off: launches do not wait).
+  void timing(bool on) {
+    rt.setTimingCallback(on ? collectTime : nullptr, on ? &times : nullptr);
+  }
+
+  Result &add(Result r) {
+    r.backend = rt.backend;
+    progress(r.name() + " " + r.size);
+    results.push_back(std::move(r));
+    return results.back();
+  }
+
+  /// Records a variant that could not run (`why`), as a failure only when
+  /// it was built but failed.
+  void skip(const std::string &kernel, const std::string &variant,
+            const std::string &why) {
+    std::fprintf(stderr, "kiln-bench: %s/%s/%s skipped: %s\n", kernel.c_str(),
+                 variant.c_str(), rt.backend.c_str(), why.c_str());
+  }
+
+private:
+  std::map<std::string, void *> modules;
+  std::vector<Buffer *> buffers;
+  std::vector<std::unique_ptr<Buffer>> owned;
+  std::vector<double> times;
+};
+
+/// Compares `got` to `want` elementwise with a relative tolerance; on a
+/// mismatch describes the first one and counts them.
+template <typename T, typename F>
+bool compare(const std::vector<T> &got, F want, double tolerance,
+             std::string &error, const std::vector<size_t> *indices = nullptr) {
+  size_t bad = 0, first = 0;
+  double firstWant = 0;
+  size_t count = indices ? indices->size() : got.size();
+  for (size_t k = 0; k < count; ++k) {
+    size_t i = indices ? (*indices)[k] : k;
+    double w = want(i);
+    double g = double(got[i]);
+    if (!(std::fabs(g - w) <= tolerance * std::max(std::fabs(w), 1e-30))) {
+      if (bad++ == 0) {
+        first = i;
+        firstWant = w;
+      }
+    }
+  }
+  if (!bad)
+    return true;
+  std::ostringstream os;
+  os.precision(9);
+  os << "wrong result: element " << first << " is " << double(got[first])
+     << ", expected " << firstWant << " (" << bad << " of " << count
+     << " checked elements differ)";
+  error = os.str();
+  return false;
+}
+
+bool checkSum(double got, double want, double tolerance, std::string &error) {
+  if (std::fabs(got - want) <= tolerance * std::fabs(want))
+    return true;
+  std::ostringstream os;
+  os.precision(12);
+  os << "wrong result: sum is " << got << ", expected " << want;
+  error = os.str();
+  return false;
+}
+
+/// Records a measured variant after its check.
+void finish(Session &s, Result r, bool ok, const std::string &error) {
+  if (!ok) {
+    r.failed = true;
+    r.error = error;
+    r.samples.us.clear();
+  }
+  s.add(std::move(r));
+}
+
+/// Grid for `groups` workgroups numbered y * grid_dim.x + x.
+void linearGrid(Launch &l, uint64_t groups) {
+  uint64_t x = std::min<uint64_t>(groups, 32768);
+  l.grid[0] = intptr_t(x);
+  l.grid[1] = intptr_t((groups + x - 1) / x);
+}
+
+constexpr unsigned kReduceGroups = 1024;
+
+//===----------------------------------------------------------------------===//
+// Device copy: the measured bandwidth peak
+//===----------------------------------------------------------------------===//
+
+void deviceCopy(Session &s, uint64_t n) {
+  const char *variant = s.cuda() ? "cuMemcpyDtoD" : "vkCmdCopyBuffer";
+  if (!s.wanted("device_copy", variant))
+    return;
+  std::vector<float> host = randomArray<float>(n, 1);
+  Buffer &a = s.buffer(n * 4, {int64_t(n)});
+  Buffer &c = s.buffer(n * 4, {int64_t(n)});
+  s.upload(a, host.data());
+  Result r;
+  r.kernel = "device_copy";
+  r.variant = variant;
+  r.size = std::to_string(n);
+  r.unit = "GB/s";
+  r.work = 2.0 * n * 4;
+  for (unsigned i = 0; i < s.options.warmup; ++i)
+    s.rt.deviceCopy(c.device, a.device, n * 4);
+  for (unsigned i = 0; i < s.options.reps; ++i) {
+    double us = s.rt.deviceCopy(c.device, a.device, n * 4);
+    if (us <= 0) {
+      s.skip("device_copy", variant, "the device has no timestamps");
+      return;
+    }
+    r.samples.us.push_back(us);
+  }
+  std::vector<float> got(n);
+  s.download(c, got.data());
+  std::string error;
+  bool ok = compare(got, [&](size_t i) { return double(host[i]); }, 0, error);
+  finish(s, std::move(r), ok, error);
+}
+
+//===----------------------------------------------------------------------===//
+// Stream: copy, mul, add, triad, dot
+//===----------------------------------------------------------------------===//
+
+template <typename T> void stream(Session &s, uint64_t n, const char *type) {
+  static const char *const kernels[] = {"copy", "mul", "add", "triad", "dot"};
+  std::vector<std::string> variants = {"kiln", s.reference()};
+  bool any = false;
+  for (const char *k : kernels)
+    for (const std::string &v : variants)
+      any |= s.wanted(std::string("stream_") + k + "_" + type, v);
+  if (!any)
+    return;
+  if (sizeof(T) == 8 && !s.rt.float64) {
+    s.skip(std::string("stream_*_") + type, "*",
+           "the device has no 64-bit floats");
+    return;
+  }
+  std::vector<T> ha = randomArray<T>(n, 11), hb = randomArray<T>(n, 12),
+                 hc = randomArray<T>(n, 13);
+  Buffer &a = s.buffer(n * sizeof(T), {int64_t(n)});
+  Buffer &b = s.buffer(n * sizeof(T), {int64_t(n)});
+  Buffer &c = s.buffer(n * sizeof(T), {int64_t(n)});
+  Buffer &sum = s.buffer(kReduceGroups * sizeof(T), {int64_t(kReduceGroups)});
+  const T scalar = T(0.4);
+  const double tolerance = sizeof(T) == 4 ? 2e-6 : 1e-14;
+
+  for (const char *k : kernels) {
+    std::string kernel = std::string("stream_") + k + "_" + type;
+    std::string name = k;
+    for (const std::string &variant : variants) {
+      if (!s.wanted(kernel, variant))
+        continue;
+      Launch l;
+      std::string why;
+      ABI abi;
+      if (variant == "kiln") {
+        abi = ABI::Kiln;
+        l.function = s.function("kiln-" + s.rt.backend + "/stream_" + type,
+                                name, why);
+      } else if (s.cuda()) {
+        abi = ABI::CUDA;
+        l.function = s.function("cuda/stream", name + "_" + type, why);
+      } else {
+        abi = ABI::Raw;
+        l.function = s.function("glsl/stream_" + name + "_" + type, "main",
+                                why);
+      }
+      if (!l.function) {
+        s.skip(kernel, variant, why);
+        continue;
+      }
+      std::vector<Arg> args;
+      Buffer *out = nullptr;
+      double arrays = 2;
+      if (name == "copy") {
+        args = {Arg::of(a), Arg::of(c)};
+        out = &c;
+      } else if (name == "mul") {
+        args = {Arg::of(b), Arg::of(c)};
+        out = &b;
+      } else if (name == "add") {
+        args = {Arg::of(a), Arg::of(b), Arg::of(c)};
+        out = &c;
+        arrays = 3;
+      } else if (name == "triad") {
+        args = {Arg::of(a), Arg::of(b), Arg::of(c)};
+        out = &a;
+        arrays = 3;
+      } else {
+        args = {Arg::of(a), Arg::of(b), Arg::of(sum)};
+        out = &sum;
+      }
+      if (abi == ABI::CUDA)
+        args.push_back(Arg::u64(n));
+      l.pack(abi, args);
+      l.block[0] = 256;
+      if (name == "dot")
+        l.grid[0] = kReduceGroups;
+      else
+        linearGrid(l, (n + 255) / 256);
+      s.upload(a, ha.data());
+      s.upload(b, hb.data());
+      s.upload(c, hc.data());
+
+      Result r;
+      r.kernel = kernel;
+      r.variant = variant;
+      r.size = std::to_string(n);
+      r.unit = "GB/s";
+      r.work = arrays * double(n) * sizeof(T);
+      r.samples = s.time(l);
+
+      std::vector<T> got(out->bytes / sizeof(T));
+      s.download(*out, got.data());
+      std::string error;
+      bool ok;
+      if (name == "copy")
+        ok = compare(got, [&](size_t i) { return double(ha[i]); }, 0, error);
+      else if (name == "mul")
+        ok = compare(
+            got, [&](size_t i) { return double(scalar * hc[i]); }, tolerance,
+            error);
+      else if (name == "add")
+        ok = compare(
+            got, [&](size_t i) { return double(ha[i] + hb[i]); }, tolerance,
+            error);
+      else if (name == "triad")
+        ok = compare(
+            got, [&](size_t i) { return double(hb[i] + scalar * hc[i]); },
+            tolerance, error);
+      else {
+        double want = 0, total = 0;
+        for (size_t i = 0; i < n; ++i)
+          want += double(ha[i]) * double(hb[i]);
+        for (T partial : got)
+          total += double(partial);
+        ok = checkSum(total, want, sizeof(T) == 4 ? 1e-4 : 1e-12, error);
+      }
+      finish(s, std::move(r), ok, error);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Reduction
+//===----------------------------------------------------------------------===//
+
+void reduce(Session &s, uint64_t n) {
+  static const char *const kernels[] = {"workgroup", "subgroup"};
+  std::vector<std::string> variants = {"kiln", s.reference()};
+  bool any = false;
+  for (const char *k : kernels)
+    for (const std::string &v : variants)
+      any |= s.wanted(std::string("reduce_") + k, v);
+  if (!any)
+    return;
+  std::vector<float> host = randomArray<float>(n, 21);
+  double want = 0;
+  for (float v : host)
+    want += v;
+  Buffer &in = s.buffer(n * 4, {int64_t(n)});
+  Buffer &sum = s.buffer(kReduceGroups * 4, {int64_t(kReduceGroups)});
+  s.upload(in, host.data());
+  for (const char *k : kernels) {
+    std::string kernel = std::string("reduce_") + k;
+    bool subgroup = std::strcmp(k, "subgroup") == 0;
+    for (const std::string &variant : variants) {
+      if (!s.wanted(kernel, variant))
+        continue;
+      if (subgroup && !s.rt.subgroupArithmetic) {
+        s.skip(kernel, variant,
+               "the device has no subgroup arithmetic in compute shaders");
+        continue;
+      }
+      Launch l;
+      std::string why;
+      ABI abi;
+      if (variant == "kiln") {
+        abi = ABI::Kiln;
+        l.function = s.function("kiln-" + s.rt.backend + "/reduce",
+                                std::string("sum_") + k, why);
+      } else if (s.cuda()) {
+        abi = ABI::CUDA;
+        l.function = s.function("cuda/reduce", std::string("sum_") + k, why);
+      } else {
+        abi = ABI::Raw;
+        l.function = s.function(std::string("glsl/reduce_") + k, "main", why);
+      }
+      if (!l.function) {
+        s.skip(kernel, variant, why);
+        continue;
+      }
+      std::vector<Arg> args = {Arg::of(in), Arg::of(sum)};
+      if (abi == ABI::CUDA)
+        args.push_back(Arg::u64(n));
+      l.pack(abi, args);
+      l.block[0] = 256;
+      l.grid[0] = kReduceGroups;
+      std::vector<float> zero(kReduceGroups, 0.0f);
+      s.upload(sum, zero.data());
+      Result r;
+      r.kernel = kernel;
+      r.variant = variant;
+      r.size = std::to_string(n);
+      r.unit = "GB/s";
+      r.work = double(n) * 4;
+      r.samples = s.time(l);
+      std::vector<float> got(kReduceGroups);
+      s.download(sum, got.data());
+      double total = 0;
+      for (float v : got)
+        total += v;
+      std::string error;
+      bool ok = checkSum(total, want, 1e-4, error);
+      finish(s, std::move(r), ok, error);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Transpose
+//===----------------------------------------------------------------------===//
+
+void transpose(Session &s, uint64_t rows, uint64_t cols) {
+  std::vector<std::string> variants = {"kiln", s.reference()};
+  bool any = false;
+  for (const std::string &v : variants)
+    any |= s.wanted("transpose", v);
+  if (!any)
+    return;
+  std::vector<float> host = randomArray<float>(rows * cols, 31);
+  Buffer &in = s.buffer(rows * cols * 4, {int64_t(rows), int64_t(cols)});
+  Buffer &out = s.buffer(rows * cols * 4, {int64_t(cols), int64_t(rows)});
+  Buffer &shape = s.constants({uint32_t(rows), uint32_t(cols)});
+  s.upload(in, host.data());
+  for (const std::string &variant : variants) {
+    if (!s.wanted("transpose", variant))
+      continue;
+    Launch l;
+    std::string why;
+    if (variant == "kiln") {
+      l.function =
+          s.function("kiln-" + s.rt.backend + "/transpose", "transpose", why);
+      if (l.function)
+        l.pack(ABI::Kiln, {Arg::of(in), Arg::of(out)});
+    } else if (s.cuda()) {
+      l.function = s.function("cuda/transpose", "transpose", why);
+      if (l.function)
+        l.pack(ABI::CUDA, {Arg::of(in), Arg::of(out), Arg::i32(int32_t(rows)),
+                           Arg::i32(int32_t(cols))});
+    } else {
+      l.function = s.function("glsl/transpose", "main", why);
+      if (l.function)
+        l.pack(ABI::Raw, {Arg::of(in), Arg::of(out), Arg::of(shape)});
+    }
+    if (!l.function) {
+      s.skip("transpose", variant, why);
+      continue;
+    }
+    l.block[0] = 32;
+    l.block[1] = 8;
+    l.grid[0] = intptr_t((cols + 31) / 32);
+    l.grid[1] = intptr_t((rows + 31) / 32);
+    std::vector<float> zero(rows * cols, 0.0f);
+    s.upload(out, zero.data());
+    Result r;
+    r.kernel = "transpose";
+    r.variant = variant;
+    r.size = std::to_string(rows) + "x" + std::to_string(cols);
+    r.unit = "GB/s";
+    r.work = 2.0 * rows * cols * 4;
+    r.samples = s.time(l);
+    std::vector<float> got(rows * cols);
+    s.download(out, got.data());
+    std::string error;
+    // out[j][i] = in[i][j]
+    bool ok = compare(
+        got,
+        [&](size_t k) {
+          size_t j = k / rows, i = k % rows;
+          return double(host[i * cols + j]);
+        },
+        0, error);
+    finish(s, std::move(r), ok, error);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// SGEMM
+//===----------------------------------------------------------------------===//
+
+/// cuBLAS, opened at run time from the toolkit.
+struct CuBLAS {
+  void *handle = nullptr;
+  void *blas = nullptr;
+  int (*create)(void **) = nullptr;
+  int (*destroy)(void *) = nullptr;
+  int (*setStream)(void *, void *) = nullptr;
+  int (*sgemm)(void *, int, int, int, int, int, const float *, const float *,
+               int, const float *, int, const float *, float *,
+               int) = nullptr;
+  std::string why;
+
+  bool open() {
+    std::vector<std::string> names = {"libcublas.so.13", "libcublas.so.12",
+                                      "libcublas.so.11", "libcublas.so"};
+    std::vector<std::string> dirs = {""};
+    if (const char *p = std::getenv("CUDA_PATH"))
+      dirs.push_back(std::string(p) + "/lib64/");
+    dirs.push_back("/usr/local/cuda/lib64/");
+    for (const std::string &dir : dirs)
+      for (const std::string &name : names)
+        if (!handle)
+          handle = dlopen((dir + name).c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      why = "cuBLAS (libcublas.so) not found on the library path, in "
+            "$CUDA_PATH/lib64 or /usr/local/cuda/lib64";
+      return false;
+    }
+    create = reinterpret_cast<decltype(create)>(
+        dlsym(handle, "cublasCreate_v2"));
+    destroy = reinterpret_cast<decltype(destroy)>(
+        dlsym(handle, "cublasDestroy_v2"));
+    setStream = reinterpret_cast<decltype(setStream)>(
+        dlsym(handle, "cublasSetStream_v2"));
+    sgemm = reinterpret_cast<decltype(sgemm)>(dlsym(handle, "cublasSgemm_v2"));
+    if (!create || !destroy || !setStream || !sgemm) {
+      why = "libcublas lacks the cublas*_v2 entry points";
+      return false;
+    }
+    return true;
+  }
+};
+
+struct GemmCall {
+  CuBLAS *cublas;
+  const Buffer *A, *B, *C;
+  int n;
+  int status = 0;
+};
+
+void gemmWork(void *user, void *stream) {
+  auto *g = static_cast<GemmCall *>(user);
+  if (!g->cublas->blas) {
+    g->status = g->cublas->create(&g->cublas->blas);
+    if (g->status)
+      return;
+  }
+  g->status = g->cublas->setStream(g->cublas->blas, stream);
+  if (g->status)
+    return;
+  // Row-major C = A * B is column-major C^T = B^T * A^T.
+  const float alpha = 1, beta = 0;
+  g->status = g->cublas->sgemm(
+      g->cublas->blas, 0, 0, g->n, g->n, g->n, &alpha,
+      static_cast<const float *>(g->B->device), g->n,
+      static_cast<const float *>(g->A->device), g->n, &beta,
+      static_cast<float *>(g->C->device), g->n);
+}
+
+void sgemm(Session &s, unsigned n) {
+  static const char *const kernels[] = {"naive", "tiled", "register"};
+  std::vector<std::string> variants = {"kiln", s.reference()};
+  bool any = false;
+  for (const char *k : kernels)
+    for (const std::string &v : variants)
+      any |= s.wanted(std::string("sgemm_") + k, v);
+  bool blas = s.cuda() && s.wanted("sgemm", "cublas");
+  if (!any && !blas)
+    return;
+  size_t elements = size_t(n) * n;
+  std::vector<float> ha = randomArray<float>(elements, 41),
+                     hb = randomArray<float>(elements, 42);
+  Buffer &A = s.buffer(elements * 4, {int64_t(n), int64_t(n)});
+  Buffer &B = s.buffer(elements * 4, {int64_t(n), int64_t(n)});
+  Buffer &C = s.buffer(elements * 4, {int64_t(n), int64_t(n)});
+  Buffer &shape = s.constants({n});
+  s.upload(A, ha.data());
+  s.upload(B, hb.data());
+
+  // The elements checked: all of small matrices, else a sample.
+  std::vector<size_t> checked;
+  if (n <= 256) {
+    for (size_t i = 0; i < elements; ++i)
+      checked.push_back(i);
+  } else {
+    std::vector<double> pick = randomArray<double>(1024, 43);
+    for (double p : pick)
+      checked.push_back(size_t(p * elements));
+    checked.push_back(0);
+    checked.push_back(elements - 1);
+  }
+  std::map<size_t, double> want;
+  for (size_t k : checked) {
+    size_t i = k / n, j = k % n;
+    double acc = 0;
+    for (size_t q = 0; q < n; ++q)
+      acc += double(ha[i * n + q]) * double(hb[q * n + j]);
+    want[k] = acc;
+  }
+  std::string size = std::to_string(n) + "x" + std::to_string(n);
+  double flops = 2.0 * n * n * n;
+
+  auto check = [&](Result r) {
+    std::vector<float> got(elements);
+    s.download(C, got.data());
+    std::string error;
+    bool ok = compare(got, [&](size_t k) { return want[k]; }, 1e-4, error,
+                      &checked);
+    finish(s, std::move(r), ok, error);
+  };
+  std::vector<float> zero(elements, 0.0f);
+
+  for (const char *k : kernels) {
+    std::string kernel = std::string("sgemm_") + k;
+    for (const std::string &variant : variants) {
+      if (!s.wanted(kernel, variant))
+        continue;
+      Launch l;
+      std::string why;
+      if (variant == "kiln") {
+        l.function = s.function("kiln-" + s.rt.backend + "/sgemm", k, why);
+        if (l.function)
+          l.pack(ABI::Kiln, {Arg::of(A), Arg::of(B), Arg::of(C)});
+      } else if (s.cuda()) {
+        l.function =
+            s.function("cuda/sgemm", std::string("sgemm_") + k, why);
+        if (l.function)
+          l.pack(ABI::CUDA, {Arg::of(A), Arg::of(B), Arg::of(C),
+                             Arg::i32(int32_t(n))});
+      } else {
+        l.function =
+            s.function(std::string("glsl/sgemm_") + k, "main", why);
+        if (l.function)
+          l.pack(ABI::Raw, {Arg::of(A), Arg::of(B), Arg::of(C),
+                            Arg::of(shape)});
+      }
+      if (!l.function) {
+        s.skip(kernel, variant, why);
+        continue;
+      }
+      l.block[0] = 16;
+      l.block[1] = 16;
+      unsigned tile = std::strcmp(k, "register") == 0 ? 64 : 16;
+      l.grid[0] = n / tile;
+      l.grid[1] = n / tile;
+      s.upload(C, zero.data());
+      Result r;
+      r.kernel = kernel;
+      r.variant = variant;
+      r.size = size;
+      r.unit = "GFLOP/s";
+      r.work = flops;
+      r.samples = s.time(l);
+      check(std::move(r));
+    }
+  }
+
+  if (!blas)
+    return;
+  static CuBLAS cublas;
+  static bool opened = cublas.open();
+  if (!opened) {
+    s.skip("sgemm", "cublas", cublas.why);
+    return;
+  }
+  s.upload(C, zero.data());
+  GemmCall call{&cublas, &A, &B, &C, int(n)};
+  Result r;
+  r.kernel = "sgemm";
+  r.variant = "cublas";
+  r.size = size;
+  r.unit = "GFLOP/s";
+  r.work = flops;
+  for (unsigned i = 0; i < s.options.warmup + 1; ++i)
+    s.rt.timed(gemmWork, &call);
+  for (unsigned i = 0; i < s.options.reps && !call.status; ++i)
+    r.samples.us.push_back(s.rt.timed(gemmWork, &call));
+  if (call.status) {
+    finish(s, std::move(r), false,
+           "cuBLAS failed with status " + std::to_string(call.status));
+    return;
+  }
+  check(std::move(r));
+}
+
+//===----------------------------------------------------------------------===//
+// FMA chain
+//===----------------------------------------------------------------------===//
+
+void fmaChain(Session &s, unsigned threads, unsigned iterations) {
+  std::vector<std::string> variants = {"kiln", s.reference()};
+  bool any = false;
+  for (const std::string &v : variants)
+    any |= s.wanted("fma_chain", v);
+  if (!any)
+    return;
+  Buffer &out = s.buffer(size_t(threads) * 4, {int64_t(threads)});
+  Buffer &params = s.constants({iterations});
+  // The CPU's value of sampled invocations.
+  std::vector<size_t> checked;
+  for (size_t i = 0; i < threads; i += std::max<size_t>(1, threads / 512))
+    checked.push_back(i);
+  checked.push_back(threads - 1);
+  std::map<size_t, double> want;
+  for (size_t i : checked) {
+    float f = float(uint32_t(i));
+    float x[8] = {f, f + 1, f + 2, f + 3, f + 4, f + 5, f + 6, f + 7};
+    for (unsigned k = 0; k < iterations; ++k)
+      for (int r = 0; r < 8; ++r)
+        for (float &v : x)
+          v = std::fma(v, 0.999f, 0.001f);
+    double total = 0;
+    for (float v : x)
+      total += v;
+    want[i] = total;
+  }
+  for (const std::string &variant : variants) {
+    if (!s.wanted("fma_chain", variant))
+      continue;
+    Launch l;
+    std::string why;
+    if (variant == "kiln") {
+      l.function = s.function("kiln-" + s.rt.backend + "/fma", "fma_chain", why);
+      if (l.function)
+        l.pack(ABI::Kiln, {Arg::of(out), Arg::i32(int32_t(iterations))});
+    } else if (s.cuda()) {
+      l.function = s.function("cuda/fma", "fma_chain", why);
+      if (l.function)
+        l.pack(ABI::CUDA, {Arg::of(out), Arg::u64(threads),
+                           Arg::i32(int32_t(iterations))});
+    } else {
+      l.function = s.function("glsl/fma", "main", why);
+      if (l.function)
+        l.pack(ABI::Raw, {Arg::of(out), Arg::of(params)});
+    }
+    if (!l.function) {
+      s.skip("fma_chain", variant, why);
+      continue;
+    }
+    l.block[0] = 256;
+    l.grid[0] = (threads + 255) / 256;
+    Result r;
+    r.kernel = "fma_chain";
+    r.variant = variant;
+    r.size = std::to_string(threads) + "x" + std::to_string(iterations);
+    r.unit = "GFLOP/s";
+    r.work = double(threads) * iterations * 128;
+    r.samples = s.time(l);
+    std::vector<float> got(threads);
+    s.download(out, got.data());
+    std::string error;
+    bool ok = compare(got, [&](size_t i) { return want[i]; }, 1e-4, error,
+                      &checked);
+    finish(s, std::move(r), ok, error);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Empty kernel: launch round trip and back-to-back launches
+//===----------------------------------------------------------------------===//
+
+void emptyKernel(Session &s, unsigned launches) {
+  std::vector<std::string> variants = {"kiln", s.reference()};
+  for (const char *mode : {"roundtrip", "throughput"}) {
+    std::string kernel = std::string("empty_") + mode;
+    bool roundTrip = std::strcmp(mode, "roundtrip") == 0;
+    for (const std::string &variant : variants) {
+      if (!s.wanted(kernel, variant))
+        continue;
+      Launch l;
+      std::string why;
+      if (variant == "kiln")
+        l.function = s.function("kiln-" + s.rt.backend + "/empty", "empty", why);
+      else if (s.cuda())
+        l.function = s.function("cuda/fma", "empty", why);
+      else
+        l.function = s.function("glsl/empty", "main", why);
+      if (!l.function) {
+        s.skip(kernel, variant, why);
+        continue;
+      }
+      l.block[0] = 64;
+      // Host time: GPU timestamps would make each launch wait.
+      s.timing(false);
+      auto launch = [&] {
+        s.rt.launch(l.function, 1, 1, 1, 64, 1, 1, 0, s.stream, nullptr,
+                    nullptr, 0);
+      };
+      Result r;
+      r.kernel = kernel;
+      r.variant = variant;
+      r.size = std::to_string(launches);
+      r.unit = "klaunch/s";
+      r.work = launches;
+      for (unsigned i = 0; i < std::max(1u, s.options.warmup); ++i) {
+        launch();
+        s.rt.streamSynchronize(s.stream);
+      }
+      for (unsigned rep = 0; rep < s.options.reps; ++rep) {
+        auto start = std::chrono::steady_clock::now();
+        for (unsigned i = 0; i < launches; ++i) {
+          launch();
+          if (roundTrip)
+            s.rt.streamSynchronize(s.stream);
+        }
+        s.rt.streamSynchronize(s.stream);
+        r.samples.us.push_back(std::chrono::duration<double, std::micro>(
+                                   std::chrono::steady_clock::now() - start)
+                                   .count());
+      }
+      s.timing(true);
+      finish(s, std::move(r), true, "");
+    }
+  }
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// All families
+//===----------------------------------------------------------------------===//
+
+/// Elements per stream array: at least 4x the last-level cache (2^25,
+/// BabelStream's default, at least; 2^26 when the cache is unknown).
+static uint64_t streamSize(const Runtime &rt, const Options &o) {
+  if (o.size)
+    return o.size;
+  uint64_t llc = rt.lastLevelCacheBytes ? rt.lastLevelCacheBytes : 64u << 20;
+  uint64_t n = 1u << 25;
+  while (n * 4 < 4 * llc)
+    n *= 2;
+  return n;
+}
+
+void runBenchmarks(Runtime &rt, const Options &options,
+                   std::vector<Result> &results) {
+  uint64_t n = streamSize(rt, options);
+  uint64_t side = 32;
+  while ((side * 2) * (side * 2) <= n)
+    side *= 2;
+  Session s(rt, options, results);
+  deviceCopy(s, n);
+  stream<float>(s, n, "f32");
+  stream<double>(s, n, "f64");
+  reduce(s, n);
+  if (options.smoke)
+    transpose(s, 96, 160); // not square, not a multiple of the tile
+  else
+    transpose(s, side, side);
+  for (unsigned size : options.gemmSizes)
+    sgemm(s, size);
+  fmaChain(s, options.fmaThreads, options.fmaIterations);
+  emptyKernel(s, options.launches);
+}
+
+std::vector<std::string> benchmarkNames(const std::string &backend) {
+  bool cuda = backend == "cuda";
+  std::string ref = cuda ? "cuda" : "glsl";
+  std::vector<std::string> names;
+  names.push_back(std::string("device_copy/") +
+                  (cuda ? "cuMemcpyDtoD" : "vkCmdCopyBuffer") + "/" + backend);
+  std::vector<std::string> kernels;
+  for (const char *type : {"f32", "f64"})
+    for (const char *k : {"copy", "mul", "add", "triad", "dot"})
+      kernels.push_back(std::string("stream_") + k + "_" + type);
+  for (const char *k :
+       {"reduce_workgroup", "reduce_subgroup", "transpose", "sgemm_naive",
+        "sgemm_tiled", "sgemm_register", "fma_chain", "empty_roundtrip",
+        "empty_throughput"})
+    kernels.push_back(k);
+  for (const std::string &k : kernels) {
+    names.push_back(k + "/kiln/" + backend);
+    names.push_back(k + "/" + ref + "/" + backend);
+  }
+  if (cuda)
+    names.push_back("sgemm/cublas/cuda");
+  return names;
+}
+
+} // namespace bench
+} // namespace kiln
