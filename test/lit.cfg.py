@@ -86,6 +86,14 @@ if os.path.exists(cuda_runner):
     except (OSError, subprocess.TimeoutExpired) as e:
         lit_config.note("kiln-cuda-runner --list-devices failed: %s" % e)
 config.substitutions.append(("%fake_cuda_driver", config.fake_cuda_driver))
+
+# kiln-bench --plot draws with gnuplot (gnuplot-nox, installed by
+# scripts/install-deps.sh).
+import shutil
+if shutil.which("gnuplot"):
+    config.available_features.add("gnuplot")
+else:
+    lit_config.note("no gnuplot; the kiln-bench --plot test is unsupported")
 for var in ["CUDA_PATH", "KILN_CUDA_DEVICE", "KILN_CUDA_PREFIXES"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]

@@ -186,6 +186,32 @@ public:
     return rt.getFunction(it->second, name.c_str());
   }
 
+  /// The function of `variant`: Kiln's (`kilnFunction` of the module
+  /// compiled from benchmarks/kernels), the CUDA C++ reference
+  /// (`cudaFunction` of nvcc's cuda/<cudaModule>) or the GLSL one (main of
+  /// glsl/<glslModule>); sets `abi`. Null, after a note, when not built.
+  void *pick(const std::string &kernel, const std::string &variant,
+             const std::string &kilnModule, const std::string &kilnFunction,
+             const std::string &cudaModule, const std::string &cudaFunction,
+             const std::string &glslModule, ABI &abi) {
+    std::string why;
+    void *fn;
+    if (variant == "kiln") {
+      abi = ABI::Kiln;
+      fn = function("kiln-" + rt.backend + "/" + kilnModule, kilnFunction,
+                    why);
+    } else if (cuda()) {
+      abi = ABI::CUDA;
+      fn = function("cuda/" + cudaModule, cudaFunction, why);
+    } else {
+      abi = ABI::Raw;
+      fn = function("glsl/" + glslModule, "main", why);
+    }
+    if (!fn)
+      skip(kernel, variant, why);
+    return fn;
+  }
+
   Buffer &buffer(size_t bytes, std::vector<int64_t> shape) {
     auto *b = new Buffer;
     owned.emplace_back(b);
@@ -307,6 +333,18 @@ bool checkSum(double got, double want, double tolerance, std::string &error) {
   return false;
 }
 
+/// A row before it is measured.
+Result row(const std::string &kernel, const std::string &variant,
+           const std::string &size, const char *unit, double work) {
+  Result r;
+  r.kernel = kernel;
+  r.variant = variant;
+  r.size = size;
+  r.unit = unit;
+  r.work = work;
+  return r;
+}
+
 /// Records a measured variant after its check.
 void finish(Session &s, Result r, bool ok, const std::string &error) {
   if (!ok) {
@@ -338,12 +376,8 @@ void deviceCopy(Session &s, uint64_t n) {
   Buffer &a = s.buffer(n * 4, {int64_t(n)});
   Buffer &c = s.buffer(n * 4, {int64_t(n)});
   s.upload(a, host.data());
-  Result r;
-  r.kernel = "device_copy";
-  r.variant = variant;
-  r.size = std::to_string(n);
-  r.unit = "GB/s";
-  r.work = 2.0 * n * 4;
+  Result r = row("device_copy", variant, std::to_string(n), "GB/s",
+                 2.0 * n * 4);
   for (unsigned i = 0; i < s.options.warmup; ++i)
     s.rt.deviceCopy(c.device, a.device, n * 4);
   for (unsigned i = 0; i < s.options.reps; ++i) {
@@ -395,24 +429,11 @@ template <typename T> void stream(Session &s, uint64_t n, const char *type) {
       if (!s.wanted(kernel, variant))
         continue;
       Launch l;
-      std::string why;
       ABI abi;
-      if (variant == "kiln") {
-        abi = ABI::Kiln;
-        l.function = s.function("kiln-" + s.rt.backend + "/stream_" + type,
-                                name, why);
-      } else if (s.cuda()) {
-        abi = ABI::CUDA;
-        l.function = s.function("cuda/stream", name + "_" + type, why);
-      } else {
-        abi = ABI::Raw;
-        l.function = s.function("glsl/stream_" + name + "_" + type, "main",
-                                why);
-      }
-      if (!l.function) {
-        s.skip(kernel, variant, why);
+      l.function = s.pick(kernel, variant, std::string("stream_") + type, name,
+                          "stream", name + "_" + type, kernel, abi);
+      if (!l.function)
         continue;
-      }
       std::vector<Arg> args;
       Buffer *out = nullptr;
       double arrays = 2;
@@ -446,12 +467,8 @@ template <typename T> void stream(Session &s, uint64_t n, const char *type) {
       s.upload(b, hb.data());
       s.upload(c, hc.data());
 
-      Result r;
-      r.kernel = kernel;
-      r.variant = variant;
-      r.size = std::to_string(n);
-      r.unit = "GB/s";
-      r.work = arrays * double(n) * sizeof(T);
+      Result r = row(kernel, variant, std::to_string(n), "GB/s",
+                     arrays * double(n) * sizeof(T));
       r.samples = s.time(l);
 
       std::vector<T> got(out->bytes / sizeof(T));
@@ -517,23 +534,12 @@ void reduce(Session &s, uint64_t n) {
         continue;
       }
       Launch l;
-      std::string why;
       ABI abi;
-      if (variant == "kiln") {
-        abi = ABI::Kiln;
-        l.function = s.function("kiln-" + s.rt.backend + "/reduce",
-                                std::string("sum_") + k, why);
-      } else if (s.cuda()) {
-        abi = ABI::CUDA;
-        l.function = s.function("cuda/reduce", std::string("sum_") + k, why);
-      } else {
-        abi = ABI::Raw;
-        l.function = s.function(std::string("glsl/reduce_") + k, "main", why);
-      }
-      if (!l.function) {
-        s.skip(kernel, variant, why);
+      std::string function = std::string("sum_") + k;
+      l.function = s.pick(kernel, variant, "reduce", function, "reduce",
+                          function, kernel, abi);
+      if (!l.function)
         continue;
-      }
       std::vector<Arg> args = {Arg::of(in), Arg::of(sum)};
       if (abi == ABI::CUDA)
         args.push_back(Arg::u64(n));
@@ -542,12 +548,7 @@ void reduce(Session &s, uint64_t n) {
       l.grid[0] = kReduceGroups;
       std::vector<float> zero(kReduceGroups, 0.0f);
       s.upload(sum, zero.data());
-      Result r;
-      r.kernel = kernel;
-      r.variant = variant;
-      r.size = std::to_string(n);
-      r.unit = "GB/s";
-      r.work = double(n) * 4;
+      Result r = row(kernel, variant, std::to_string(n), "GB/s", double(n) * 4);
       r.samples = s.time(l);
       std::vector<float> got(kReduceGroups);
       s.download(sum, got.data());
@@ -581,38 +582,27 @@ void transpose(Session &s, uint64_t rows, uint64_t cols) {
     if (!s.wanted("transpose", variant))
       continue;
     Launch l;
-    std::string why;
-    if (variant == "kiln") {
-      l.function =
-          s.function("kiln-" + s.rt.backend + "/transpose", "transpose", why);
-      if (l.function)
-        l.pack(ABI::Kiln, {Arg::of(in), Arg::of(out)});
-    } else if (s.cuda()) {
-      l.function = s.function("cuda/transpose", "transpose", why);
-      if (l.function)
-        l.pack(ABI::CUDA, {Arg::of(in), Arg::of(out), Arg::i32(int32_t(rows)),
-                           Arg::i32(int32_t(cols))});
-    } else {
-      l.function = s.function("glsl/transpose", "main", why);
-      if (l.function)
-        l.pack(ABI::Raw, {Arg::of(in), Arg::of(out), Arg::of(shape)});
-    }
-    if (!l.function) {
-      s.skip("transpose", variant, why);
+    ABI abi;
+    l.function = s.pick("transpose", variant, "transpose", "transpose",
+                        "transpose", "transpose", "transpose", abi);
+    if (!l.function)
       continue;
-    }
+    if (abi == ABI::Kiln)
+      l.pack(abi, {Arg::of(in), Arg::of(out)});
+    else if (abi == ABI::CUDA)
+      l.pack(abi, {Arg::of(in), Arg::of(out), Arg::i32(int32_t(rows)),
+                   Arg::i32(int32_t(cols))});
+    else
+      l.pack(abi, {Arg::of(in), Arg::of(out), Arg::of(shape)});
     l.block[0] = 32;
     l.block[1] = 8;
     l.grid[0] = intptr_t((cols + 31) / 32);
     l.grid[1] = intptr_t((rows + 31) / 32);
     std::vector<float> zero(rows * cols, 0.0f);
     s.upload(out, zero.data());
-    Result r;
-    r.kernel = "transpose";
-    r.variant = variant;
-    r.size = std::to_string(rows) + "x" + std::to_string(cols);
-    r.unit = "GB/s";
-    r.work = 2.0 * rows * cols * 4;
+    Result r = row("transpose", variant,
+                   std::to_string(rows) + "x" + std::to_string(cols), "GB/s",
+                   2.0 * rows * cols * 4);
     r.samples = s.time(l);
     std::vector<float> got(rows * cols);
     s.download(out, got.data());
@@ -761,40 +751,24 @@ void sgemm(Session &s, unsigned n) {
       if (!s.wanted(kernel, variant))
         continue;
       Launch l;
-      std::string why;
-      if (variant == "kiln") {
-        l.function = s.function("kiln-" + s.rt.backend + "/sgemm", k, why);
-        if (l.function)
-          l.pack(ABI::Kiln, {Arg::of(A), Arg::of(B), Arg::of(C)});
-      } else if (s.cuda()) {
-        l.function =
-            s.function("cuda/sgemm", std::string("sgemm_") + k, why);
-        if (l.function)
-          l.pack(ABI::CUDA, {Arg::of(A), Arg::of(B), Arg::of(C),
-                             Arg::i32(int32_t(n))});
-      } else {
-        l.function =
-            s.function(std::string("glsl/sgemm_") + k, "main", why);
-        if (l.function)
-          l.pack(ABI::Raw, {Arg::of(A), Arg::of(B), Arg::of(C),
-                            Arg::of(shape)});
-      }
-      if (!l.function) {
-        s.skip(kernel, variant, why);
+      ABI abi;
+      l.function =
+          s.pick(kernel, variant, "sgemm", k, "sgemm", kernel, kernel, abi);
+      if (!l.function)
         continue;
-      }
+      if (abi == ABI::Kiln)
+        l.pack(abi, {Arg::of(A), Arg::of(B), Arg::of(C)});
+      else if (abi == ABI::CUDA)
+        l.pack(abi, {Arg::of(A), Arg::of(B), Arg::of(C), Arg::i32(int32_t(n))});
+      else
+        l.pack(abi, {Arg::of(A), Arg::of(B), Arg::of(C), Arg::of(shape)});
       l.block[0] = 16;
       l.block[1] = 16;
       unsigned tile = std::strcmp(k, "register") == 0 ? 64 : 16;
       l.grid[0] = n / tile;
       l.grid[1] = n / tile;
       s.upload(C, zero.data());
-      Result r;
-      r.kernel = kernel;
-      r.variant = variant;
-      r.size = size;
-      r.unit = "GFLOP/s";
-      r.work = flops;
+      Result r = row(kernel, variant, size, "GFLOP/s", flops);
       r.samples = s.time(l);
       check(std::move(r));
     }
@@ -810,12 +784,7 @@ void sgemm(Session &s, unsigned n) {
   }
   s.upload(C, zero.data());
   GemmCall call{&cublas, &A, &B, &C, int(n)};
-  Result r;
-  r.kernel = "sgemm";
-  r.variant = "cublas";
-  r.size = size;
-  r.unit = "GFLOP/s";
-  r.work = flops;
+  Result r = row("sgemm", "cublas", size, "GFLOP/s", flops);
   for (unsigned i = 0; i < s.options.warmup + 1; ++i)
     s.rt.timed(gemmWork, &call);
   for (unsigned i = 0; i < s.options.reps && !call.status; ++i)
@@ -863,33 +832,23 @@ void fmaChain(Session &s, unsigned threads, unsigned iterations) {
     if (!s.wanted("fma_chain", variant))
       continue;
     Launch l;
-    std::string why;
-    if (variant == "kiln") {
-      l.function = s.function("kiln-" + s.rt.backend + "/fma", "fma_chain", why);
-      if (l.function)
-        l.pack(ABI::Kiln, {Arg::of(out), Arg::i32(int32_t(iterations))});
-    } else if (s.cuda()) {
-      l.function = s.function("cuda/fma", "fma_chain", why);
-      if (l.function)
-        l.pack(ABI::CUDA, {Arg::of(out), Arg::u64(threads),
-                           Arg::i32(int32_t(iterations))});
-    } else {
-      l.function = s.function("glsl/fma", "main", why);
-      if (l.function)
-        l.pack(ABI::Raw, {Arg::of(out), Arg::of(params)});
-    }
-    if (!l.function) {
-      s.skip("fma_chain", variant, why);
+    ABI abi;
+    l.function = s.pick("fma_chain", variant, "fma", "fma_chain", "fma",
+                        "fma_chain", "fma", abi);
+    if (!l.function)
       continue;
-    }
+    if (abi == ABI::Kiln)
+      l.pack(abi, {Arg::of(out), Arg::i32(int32_t(iterations))});
+    else if (abi == ABI::CUDA)
+      l.pack(abi, {Arg::of(out), Arg::u64(threads),
+                   Arg::i32(int32_t(iterations))});
+    else
+      l.pack(abi, {Arg::of(out), Arg::of(params)});
     l.block[0] = 256;
     l.grid[0] = (threads + 255) / 256;
-    Result r;
-    r.kernel = "fma_chain";
-    r.variant = variant;
-    r.size = std::to_string(threads) + "x" + std::to_string(iterations);
-    r.unit = "GFLOP/s";
-    r.work = double(threads) * iterations * 128;
+    Result r = row("fma_chain", variant,
+                   std::to_string(threads) + "x" + std::to_string(iterations),
+                   "GFLOP/s", double(threads) * iterations * 128);
     r.samples = s.time(l);
     std::vector<float> got(threads);
     s.download(out, got.data());
@@ -913,17 +872,11 @@ void emptyKernel(Session &s, unsigned launches) {
       if (!s.wanted(kernel, variant))
         continue;
       Launch l;
-      std::string why;
-      if (variant == "kiln")
-        l.function = s.function("kiln-" + s.rt.backend + "/empty", "empty", why);
-      else if (s.cuda())
-        l.function = s.function("cuda/fma", "empty", why);
-      else
-        l.function = s.function("glsl/empty", "main", why);
-      if (!l.function) {
-        s.skip(kernel, variant, why);
+      ABI abi;
+      l.function =
+          s.pick(kernel, variant, "empty", "empty", "fma", "empty", "empty", abi);
+      if (!l.function)
         continue;
-      }
       l.block[0] = 64;
       // Host time: GPU timestamps would make each launch wait.
       s.timing(false);
@@ -931,12 +884,8 @@ void emptyKernel(Session &s, unsigned launches) {
         s.rt.launch(l.function, 1, 1, 1, 64, 1, 1, 0, s.stream, nullptr,
                     nullptr, 0);
       };
-      Result r;
-      r.kernel = kernel;
-      r.variant = variant;
-      r.size = std::to_string(launches);
-      r.unit = "klaunch/s";
-      r.work = launches;
+      Result r = row(kernel, variant, std::to_string(launches), "klaunch/s",
+                     launches);
       for (unsigned i = 0; i < std::max(1u, s.options.warmup); ++i) {
         launch();
         s.rt.streamSynchronize(s.stream);

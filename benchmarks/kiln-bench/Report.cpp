@@ -396,7 +396,7 @@ bool writePlot(const std::string &path, const std::vector<Result> &results,
         << "set style data histogram\nset style histogram clustered gap 1\n"
         << "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
         << "set datafile missing '-'\nset logscale y\nset grid ytics\n"
-        << "set xtics rotate by -35 scale 0\nset key outside top center horizontal\n"
+        << "set xtics rotate by -35 scale 0\nset key inside top left vertical opaque\n"
         << "set bmargin 12\n"
         << "plot for [i=2:" << series.size() + 1 << "] '" << data
         << "' using i:xtic(1) title columnheader(i)\n";

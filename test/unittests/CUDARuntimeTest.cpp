@@ -202,6 +202,61 @@ TEST(CUDARuntime, ListDevicesAndChip) {
 
 using ::testing::ExitedWithCode;
 
+struct TimedLaunch {
+  std::string kernel;
+  double us;
+};
+
+void collect(void *user, const char *kernel, double us) {
+  static_cast<std::vector<TimedLaunch> *>(user)->push_back({kernel, us});
+}
+
+TEST(CUDARuntime, TimingCallbackReceivesEachLaunch) {
+  void *fn = mgpuModuleGetFunction(mgpuModuleLoad(kPTX, std::strlen(kPTX)),
+                                   "add_one");
+  std::vector<TimedLaunch> times;
+  kilnCudaSetTimingCallback(collect, &times);
+  launch(fn);
+  launch(fn);
+  kilnCudaSetTimingCallback(nullptr, nullptr);
+  launch(fn);
+  ASSERT_EQ(times.size(), 2u);
+  for (const TimedLaunch &t : times) {
+    EXPECT_EQ(t.kernel, "add_one");
+    EXPECT_EQ(t.us, 500.0); // the stand-in's cuEventElapsedTime
+  }
+}
+
+TEST(CUDARuntime, DeviceCopyAndTimedWork) {
+  const size_t n = 4096;
+  std::vector<uint32_t> pattern(n), back(n, 0);
+  for (size_t i = 0; i < n; ++i)
+    pattern[i] = uint32_t(i * 2654435761u);
+  void *a = mgpuMemAlloc(n * 4, nullptr, false);
+  void *b = mgpuMemAlloc(n * 4, nullptr, false);
+  mgpuMemcpy(a, pattern.data(), n * 4, nullptr);
+  EXPECT_EQ(kilnCudaDeviceCopy(b, a, n * 4), 500.0);
+  mgpuMemcpy(back.data(), b, n * 4, nullptr);
+  EXPECT_EQ(back, pattern);
+  void *seen = nullptr;
+  double us = kilnCudaTimed(
+      [](void *user, void *stream) { *static_cast<void **>(user) = stream; },
+      &seen);
+  EXPECT_EQ(us, 500.0);
+  EXPECT_NE(seen, nullptr) << "the work gets a stream of its own";
+  mgpuMemFree(a, nullptr);
+  mgpuMemFree(b, nullptr);
+}
+
+TEST(CUDARuntime, DeviceInfo) {
+  KilnCudaDeviceInfo info;
+  ASSERT_EQ(kilnCudaGetDeviceInfo(&info), 0);
+  EXPECT_STREQ(info.name, "Fake GPU 0");
+  EXPECT_EQ(info.ordinal, 0);
+  EXPECT_GT(info.major, 0);
+  EXPECT_GT(info.driverVersion, 0);
+}
+
 TEST(CUDARuntimeErrors, NoDriver) {
   EXPECT_EXIT(
       {

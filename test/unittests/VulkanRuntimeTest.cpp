@@ -16,6 +16,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 using namespace kiln::container;
@@ -335,6 +336,88 @@ TEST_F(VulkanRuntime, ValidationMessagesAreFatal) {
   REQUIRE_DEVICE();
   EXPECT_EXIT(launchWithValidationError(), ::testing::ExitedWithCode(1),
               "kiln-vulkan: validation error: .*[Pp]ush constant");
+}
+
+struct TimedLaunch {
+  std::string kernel;
+  double us;
+};
+
+void collect(void *user, const char *kernel, double us) {
+  static_cast<std::vector<TimedLaunch> *>(user)->push_back({kernel, us});
+}
+
+TEST_F(VulkanRuntime, TimingCallbackReceivesEachLaunch) {
+  REQUIRE_DEVICE();
+  std::vector<uint8_t> bytes = incrementModule();
+  void *fn =
+      mgpuModuleGetFunction(mgpuModuleLoad(bytes.data(), bytes.size()), "main");
+  std::vector<int32_t> host(1, 0);
+  MemRef1D m{host.data(), host.data(), 0, 1, 1};
+  std::vector<TimedLaunch> times;
+  kilnVulkanSetTimingCallback(collect, &times);
+  for (int i = 0; i < 3; ++i)
+    launch(fn, 1, 1, m);
+  kilnVulkanSetTimingCallback(nullptr, nullptr);
+  launch(fn, 1, 1, m);
+  EXPECT_EQ(host[0], 4);
+  ASSERT_EQ(times.size(), 3u);
+  for (const TimedLaunch &t : times) {
+    EXPECT_EQ(t.kernel, "main");
+    EXPECT_GT(t.us, 0.0); // lavapipe and GPUs have compute timestamps
+  }
+}
+
+TEST_F(VulkanRuntime, DeviceCopyRunsOnTheDevice) {
+  REQUIRE_DEVICE();
+  const size_t n = 1 << 18;
+  std::vector<uint32_t> pattern(n), back(n, 0);
+  for (size_t i = 0; i < n; ++i)
+    pattern[i] = uint32_t(i * 2654435761u);
+  void *a = mgpuMemAlloc(n * 4, nullptr, false);
+  void *b = mgpuMemAlloc(n * 4, nullptr, false);
+  mgpuMemcpy(a, pattern.data(), n * 4, nullptr);
+  KilnVulkanStats before, after;
+  kilnVulkanGetStats(&before);
+  // An offset range of each allocation.
+  double us = kilnVulkanDeviceCopy(static_cast<char *>(b) + 64,
+                                   static_cast<char *>(a) + 64, n * 4 - 128);
+  kilnVulkanGetStats(&after);
+  EXPECT_GT(us, 0.0);
+  mgpuMemcpy(back.data(), b, n * 4, nullptr);
+  EXPECT_EQ(back[0], 0u);
+  EXPECT_EQ(back[16], pattern[16]);
+  EXPECT_EQ(back[n - 17], pattern[n - 17]);
+  EXPECT_EQ(back[n - 1], 0u);
+  EXPECT_EQ(std::memcmp(back.data() + 16, pattern.data() + 16, n * 4 - 128), 0);
+  mgpuMemFree(a, nullptr);
+  mgpuMemFree(b, nullptr);
+}
+
+TEST_F(VulkanRuntime, DeviceCopyOfHostMemoryIsAnError) {
+  REQUIRE_DEVICE();
+  std::vector<char> host(64);
+  EXPECT_EXIT(
+      {
+        void *a = mgpuMemAlloc(64, nullptr, false);
+        kilnVulkanDeviceCopy(a, host.data(), 64);
+      },
+      testing::ExitedWithCode(1),
+      "kilnVulkanDeviceCopy: both sides must be non-empty ranges of device "
+      "allocations");
+}
+
+TEST_F(VulkanRuntime, DeviceInfoDescribesTheDevice) {
+  REQUIRE_DEVICE();
+  KilnVulkanDeviceInfo info;
+  ASSERT_EQ(kilnVulkanGetDeviceInfo(&info), 0);
+  EXPECT_GT(std::strlen(info.name), 0u);
+  EXPECT_GT(std::strlen(info.driver), 0u);
+  EXPECT_NE(std::string(info.apiVersion).find('.'), std::string::npos);
+  EXPECT_GE(info.subgroupSize, 1u);
+  EXPECT_GE(info.maxWorkgroupInvocations, 128u);
+  EXPECT_GE(info.maxSharedMemoryBytes, 16384u);
+  EXPECT_GT(info.timestampPeriodNs, 0.0f);
 }
 
 TEST_F(VulkanRuntime, TargetEnvDescribesTheDevice) {

@@ -548,13 +548,8 @@ double Context::deviceCopy(void *dst, const void *src, size_t size) {
           "device allocations (mgpuMemAlloc)");
   drainAll();
   Submission *sub = acquireSubmission(0);
-  if (timestamps && !sub->queries) {
-    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    info.queryCount = 2;
-    check(vk.vkCreateQueryPool(device, &info, nullptr, &sub->queries),
-          "vkCreateQueryPool");
-  }
+  if (timestamps)
+    createQueries(sub);
   beginRecording(sub->cmd);
   memoryBarrier(sub->cmd,
                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
@@ -562,16 +557,12 @@ double Context::deviceCopy(void *dst, const void *src, size_t size) {
                 VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
                 VK_PIPELINE_STAGE_TRANSFER_BIT,
                 VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-  if (timestamps) {
-    vk.vkCmdResetQueryPool(sub->cmd, sub->queries, 0, 2);
-    vk.vkCmdWriteTimestamp(sub->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                           sub->queries, 0);
-  }
+  if (timestamps)
+    writeTimestamp(sub, 0);
   VkBufferCopy region{s - sa->base, d - da->base, size};
   vk.vkCmdCopyBuffer(sub->cmd, sa->buffer, da->buffer, 1, &region);
   if (timestamps)
-    vk.vkCmdWriteTimestamp(sub->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
-                           sub->queries, 1);
+    writeTimestamp(sub, 1);
   memoryBarrier(sub->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
                 VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                 VK_ACCESS_HOST_READ_BIT);
@@ -580,14 +571,7 @@ double Context::deviceCopy(void *dst, const void *src, size_t size) {
   submit(sub, nullptr);
   check(vk.vkWaitForFences(device, 1, &sub->fence, VK_TRUE, UINT64_MAX),
         "vkWaitForFences");
-  double gpuUs = -1;
-  uint64_t stamps[2] = {0, 0};
-  if (timestamps &&
-      vk.vkGetQueryPoolResults(device, sub->queries, 0, 2, sizeof(stamps),
-                               stamps, sizeof(uint64_t),
-                               VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
-    gpuUs = double(stamps[1] - stamps[0]) * properties.limits.timestampPeriod /
-            1000.0;
+  double gpuUs = timestamps ? gpuMicroseconds(sub) : -1;
   waitAndComplete(one);
   return gpuUs;
 }
@@ -954,16 +938,42 @@ Submission *Context::acquireSubmission(uint32_t buffers) {
     check(vk.vkResetDescriptorPool(device, s->pool, 0),
           "vkResetDescriptorPool");
   }
-  if (timing && !s->queries) {
-    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    info.queryCount = 2;
-    check(vk.vkCreateQueryPool(device, &info, nullptr, &s->queries),
-          "vkCreateQueryPool");
-  }
+  if (timing)
+    createQueries(s);
   s->kernel.clear();
   s->timed = false;
   return s;
+}
+
+void Context::createQueries(Submission *s) {
+  if (s->queries)
+    return;
+  VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  info.queryCount = 2;
+  check(vk.vkCreateQueryPool(device, &info, nullptr, &s->queries),
+        "vkCreateQueryPool");
+}
+
+void Context::writeTimestamp(Submission *s, uint32_t which) {
+  if (which == 0) {
+    vk.vkCmdResetQueryPool(s->cmd, s->queries, 0, 2);
+    vk.vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                           s->queries, 0);
+  } else {
+    vk.vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                           s->queries, 1);
+  }
+}
+
+double Context::gpuMicroseconds(Submission *s) {
+  uint64_t stamps[2] = {0, 0};
+  if (vk.vkGetQueryPoolResults(device, s->queries, 0, 2, sizeof(stamps),
+                               stamps, sizeof(uint64_t),
+                               VK_QUERY_RESULT_64_BIT) != VK_SUCCESS)
+    return -1;
+  return double(stamps[1] - stamps[0]) * properties.limits.timestampPeriod /
+         1000.0;
 }
 
 void Context::submit(Submission *s, Stream *stream) {
@@ -984,14 +994,7 @@ void Context::complete(Submission *s) {
   if (s->timed) {
     double hostUs =
         std::chrono::duration<double, std::micro>(done - s->submitted).count();
-    uint64_t stamps[2] = {0, 0};
-    double gpuUs = -1;
-    if (s->queries &&
-        vk.vkGetQueryPoolResults(device, s->queries, 0, 2, sizeof(stamps),
-                                 stamps, sizeof(uint64_t),
-                                 VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
-      gpuUs = double(stamps[1] - stamps[0]) *
-              properties.limits.timestampPeriod / 1000.0;
+    double gpuUs = s->queries ? gpuMicroseconds(s) : -1;
     if (envTiming)
       std::fprintf(stderr, "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f\n",
                    s->kernel.c_str(), gpuUs, hostUs);
@@ -1474,11 +1477,8 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
                     VK_ACCESS_HOST_WRITE_BIT,
                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  if (timing) {
-    vk.vkCmdResetQueryPool(s->cmd, s->queries, 0, 2);
-    vk.vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                           s->queries, 0);
-  }
+  if (timing)
+    writeTimestamp(s, 0);
   vk.vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
                        kernel->pipeline);
   if (!sets.empty())
@@ -1490,8 +1490,7 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
                           0, pushConstants.size(), pushConstants.data());
   vk.vkCmdDispatch(s->cmd, grid[0], grid[1], grid[2]);
   if (timing)
-    vk.vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
-                           s->queries, 1);
+    writeTimestamp(s, 1);
   memoryBarrier(s->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                 VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                 VK_ACCESS_HOST_READ_BIT);

@@ -176,6 +176,12 @@ private:
   void createMessenger();
   Submission *acquireSubmission(uint32_t buffers);
   void submit(Submission *s, Stream *stream);
+  /// Timestamp queries around a command: a pool of two on `s`, the start
+  /// (0, resetting the pool) or end (1) stamp, and the microseconds between
+  /// them once `s` completed (-1 when unavailable).
+  void createQueries(Submission *s);
+  void writeTimestamp(Submission *s, uint32_t which);
+  double gpuMicroseconds(Submission *s);
   void complete(Submission *s);
   void waitAndComplete(std::vector<Submission *> &pending);
   void beginRecording(VkCommandBuffer cmd);

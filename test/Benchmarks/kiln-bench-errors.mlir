@@ -1,0 +1,21 @@
+// kiln-bench's errors: a backend asked for by name without its driver, bad
+// options (exit 2), and a filter that matches nothing.
+// RUN: not env KILN_CUDA_DRIVER=%t.nowhere %kiln_obj_root/bin/kiln-bench --backend=cuda 2>&1 | FileCheck %s --check-prefix=NODRIVER
+// NODRIVER: kiln-bench: cannot run on cuda: cannot open the CUDA driver {{.*}}nowhere
+// RUN: not %kiln_obj_root/bin/kiln-bench --backend=metal 2>&1 | FileCheck %s --check-prefix=BACKEND
+// BACKEND: kiln-bench: unknown --backend='metal' (vulkan, cuda or all)
+// RUN: not %kiln_obj_root/bin/kiln-bench --gemm-sizes=1024,100 2>&1 | FileCheck %s --check-prefix=GEMM
+// GEMM: kiln-bench: SGEMM size '100' must be a multiple of 64 up to 32768
+// RUN: not %kiln_obj_root/bin/kiln-bench --size=0 2>&1 | FileCheck %s --check-prefix=SIZE
+// SIZE: kiln-bench: --size='0' must be a count of elements from 1 to 2^31-1
+// RUN: not %kiln_obj_root/bin/kiln-bench --filter='(' 2>&1 | FileCheck %s --check-prefix=REGEX
+// REGEX: kiln-bench: --filter='(' is not a regular expression
+// RUN: not %kiln_obj_root/bin/kiln-bench --plot=out.pdf 2>&1 | FileCheck %s --check-prefix=PLOT
+// PLOT: kiln-bench: --plot='out.pdf' must name a .svg or .png file
+// RUN: not %kiln_obj_root/bin/kiln-bench --frobnicate 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: kiln-bench: unknown option '--frobnicate'
+// UNKNOWN: usage: kiln-bench [options]
+// RUN: not env KILN_CUDA_DRIVER=%fake_cuda_driver %kiln_obj_root/bin/kiln-bench --backend=cuda --smoke --filter=nothing-matches 2>&1 | FileCheck %s --check-prefix=NOMATCH
+// NOMATCH: kiln-bench: no benchmark matches --filter='nothing-matches'
+// The exit status of a usage error is 2.
+// RUN: %kiln_obj_root/bin/kiln-bench --reps=0 2>/dev/null; test $? -eq 2
