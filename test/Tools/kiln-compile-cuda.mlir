@@ -27,7 +27,7 @@
 // RUN: not kiln-compile %s --target=cuda --emit=spirv 2>&1 | FileCheck %s --check-prefix=EMIT
 // EMIT: kiln-compile: error: unknown --emit='spirv' for --target=cuda; supported: mlir, ptx, cubin, llvm, obj, exe
 // RUN: not kiln-compile %s --target=vulkan --emit=ptx 2>&1 | FileCheck %s --check-prefix=EMITV
-// EMITV: unknown --emit='ptx' for --target=vulkan; supported: mlir, spirv, llvm, obj, exe
+// EMITV: unknown --emit='ptx' for --target=vulkan; supported: mlir, spirv, container, llvm, obj, exe
 // RUN: not kiln-compile %s --target=cuda --chip=sm_91 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: kiln-compile: error: unknown NVIDIA chip 'sm_91' (known: sm_20,
 // RUN: not kiln-compile %s --target=cuda --chip=sm_90 --features=+ptx70 2>&1 | FileCheck %s --check-prefix=MISMATCH

@@ -6,7 +6,7 @@
 // RUN: not test -e %t.bad.spv
 
 // TARGET: kiln-compile: error: unknown --target='metal'; supported: vulkan
-// EMIT: kiln-compile: error: unknown --emit='wasm' for --target=vulkan; supported: mlir, spirv, llvm, obj, exe
+// EMIT: kiln-compile: error: unknown --emit='wasm' for --target=vulkan; supported: mlir, spirv, container, llvm, obj, exe
 // ENV: kiln-compile: error: unknown target env 'vulkan-0.9'
 // MISSING: kiln-compile: error: cannot open input file '{{.*}}.missing': No such file or directory
 // LIMIT: kiln-compile-errors.mlir:[[@LINE+5]]:5: error: block size (512, 1, 1) of kernel 'big_kernel' is above the target env's limit in x: 512 > 128 (max_compute_workgroup_size)
