@@ -310,11 +310,27 @@ static LogicalResult rewriteKernelSignature(gpu::GPUFuncOp fn,
           b, loc, b.getIndexType(),
           fieldValues[a.pushConstantOffset + f * ib]);
     };
+    // Sizes and strides the memref's type fixes are constants: that is
+    // what the type promises, and a unit innermost stride is what lets
+    // drivers see contiguous accesses (vector loads on CPUs, coalescing
+    // analysis on GPUs) instead of a gather through a pushed stride. The
+    // offset always comes from the push constants: the runtime adds the
+    // distance from the aligned binding start to it.
+    SmallVector<int64_t> staticStrides;
+    int64_t staticOffset;
+    auto type = cast<MemRefType>(fn.getArgument(i).getType());
+    if (failed(type.getStridesAndOffset(staticStrides, staticOffset)))
+      staticStrides.assign(a.rank, ShapedType::kDynamic);
+    auto known = [&](int64_t value, unsigned field) -> Value {
+      if (ShapedType::isDynamic(value))
+        return index(field);
+      return arith::ConstantIndexOp::create(b, loc, value);
+    };
     MemRefMeta meta;
     meta.offset = index(0);
     for (unsigned d = 0; d < a.rank; ++d) {
-      meta.sizes.push_back(index(1 + d));
-      meta.strides.push_back(index(1 + a.rank + d));
+      meta.sizes.push_back(known(type.getDimSize(d), 1 + d));
+      meta.strides.push_back(known(staticStrides[d], 1 + a.rank + d));
     }
     if (failed(Flattener(flat).rewrite(fn.getArgument(i), meta)))
       return failure();

@@ -15,7 +15,9 @@
 // CHECK: OpAccessChain %_ptr_PushConstant_ulong
 // CHECK: OpULessThan %bool %{{[0-9]+}} %{{[0-9]+}}
 // CHECK: OpSelectionMerge
-// CHECK: OpIMul %ulong
+// Unit stride: the element is offset + i, no multiplication.
+// CHECK-NOT: OpIMul %ulong
+// CHECK: OpIAdd %ulong
 // CHECK: OpExtInst %float %{{[0-9]+}} FMax
 // CHECK: OpStore
 

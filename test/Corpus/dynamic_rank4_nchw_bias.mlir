@@ -14,9 +14,13 @@
 // CHECK: OpUDiv %uint
 // CHECK: OpUMod %uint
 // CHECK: OpSelectionMerge
-// Four index * stride terms linearize the rank-4 access:
-// CHECK-COUNT-4: OpIMul %uint
-// CHECK: OpLoad %float
+// Three index * stride terms linearize the rank-4 access; the innermost
+// stride of the identity layout is 1, a constant, so W is added as is:
+// CHECK-COUNT-3: OpIMul %uint
+// CHECK-NEXT: OpIAdd %uint
+// CHECK-NEXT: OpIAdd %uint
+// CHECK-NEXT: OpAccessChain
+// CHECK-NEXT: OpLoad %float
 // CHECK: OpFAdd %float
 // CHECK: OpStore
 

@@ -15,10 +15,11 @@
 // CHECK: OpFunction
 // CHECK: %[[P0:[0-9]+]] = OpAccessChain %_ptr_PushConstant_uint %[[PCVAR]] %uint_0
 // CHECK-NEXT: %[[OFF:[0-9]+]] = OpLoad %uint %[[P0]]
-// CHECK: %[[P3:[0-9]+]] = OpAccessChain %_ptr_PushConstant_uint %[[PCVAR]] %uint_3
-// CHECK-NEXT: %[[STRIDE0:[0-9]+]] = OpLoad %uint %[[P3]]
-// CHECK: %[[ROWOFF:[0-9]+]] = OpIMul %uint %{{[0-9]+}} %[[STRIDE0]]
-// CHECK-NEXT: OpIAdd %uint %[[OFF]] %[[ROWOFF]]
+// The type's static strides [8, 1] are constants: the row is scaled by 8 and
+// the column added as is; only the offset comes from the push constants.
+// CHECK: %[[ROWOFF:[0-9]+]] = OpIMul %uint %{{[0-9]+}} %uint_8
+// CHECK-NEXT: %[[ROW:[0-9]+]] = OpIAdd %uint %[[OFF]] %[[ROWOFF]]
+// CHECK-NEXT: OpIAdd %uint %[[ROW]] %{{[0-9]+}}
 // CHECK: OpFNegate %float
 // CHECK: OpStore
 
