@@ -140,7 +140,7 @@ void collectTime(void *user, const char *, double us) {
 class Session {
 public:
   Session(Runtime &rt, const Options &options, std::vector<Result> &results)
-      : rt(rt), options(options), results(results) {
+      : rt(rt), options(options), results(results), filter(options.filter) {
     stream = rt.streamCreate();
     timing(true);
   }
@@ -157,16 +157,25 @@ public:
   Runtime &rt;
   const Options &options;
   std::vector<Result> &results;
+  const std::regex filter; ///< --filter, checked valid by main
   void *stream = nullptr;
   bool cuda() const { return rt.backend == "cuda"; }
   /// The backend's hand-written reference.
   const char *reference() const { return cuda() ? "cuda" : "glsl"; }
 
   bool wanted(const std::string &kernel, const std::string &variant) const {
-    if (options.filter.empty())
-      return true;
-    std::regex re(options.filter);
-    return std::regex_search(kernel + "/" + variant + "/" + rt.backend, re);
+    return options.filter.empty() ||
+           std::regex_search(kernel + "/" + variant + "/" + rt.backend, filter);
+  }
+  /// Kiln and the backend's hand-written reference.
+  std::vector<std::string> variants() const { return {"kiln", reference()}; }
+  /// Whether any of those variants of any of `kernels` is wanted.
+  bool wantedAny(const std::vector<std::string> &kernels) const {
+    for (const std::string &k : kernels)
+      for (const std::string &v : variants())
+        if (wanted(k, v))
+          return true;
+    return false;
   }
 
   /// The function `name` of blob `blob`; null (after noting why in
@@ -401,12 +410,10 @@ void deviceCopy(Session &s, uint64_t n) {
 
 template <typename T> void stream(Session &s, uint64_t n, const char *type) {
   static const char *const kernels[] = {"copy", "mul", "add", "triad", "dot"};
-  std::vector<std::string> variants = {"kiln", s.reference()};
-  bool any = false;
+  std::vector<std::string> names;
   for (const char *k : kernels)
-    for (const std::string &v : variants)
-      any |= s.wanted(std::string("stream_") + k + "_" + type, v);
-  if (!any)
+    names.push_back(std::string("stream_") + k + "_" + type);
+  if (!s.wantedAny(names))
     return;
   if (sizeof(T) == 8 && !s.rt.float64) {
     s.skip(std::string("stream_*_") + type, "*",
@@ -425,7 +432,7 @@ template <typename T> void stream(Session &s, uint64_t n, const char *type) {
   for (const char *k : kernels) {
     std::string kernel = std::string("stream_") + k + "_" + type;
     std::string name = k;
-    for (const std::string &variant : variants) {
+    for (const std::string &variant : s.variants()) {
       if (!s.wanted(kernel, variant))
         continue;
       Launch l;
@@ -508,12 +515,7 @@ template <typename T> void stream(Session &s, uint64_t n, const char *type) {
 
 void reduce(Session &s, uint64_t n) {
   static const char *const kernels[] = {"workgroup", "subgroup"};
-  std::vector<std::string> variants = {"kiln", s.reference()};
-  bool any = false;
-  for (const char *k : kernels)
-    for (const std::string &v : variants)
-      any |= s.wanted(std::string("reduce_") + k, v);
-  if (!any)
+  if (!s.wantedAny({"reduce_workgroup", "reduce_subgroup"}))
     return;
   std::vector<float> host = randomArray<float>(n, 21);
   double want = 0;
@@ -525,7 +527,7 @@ void reduce(Session &s, uint64_t n) {
   for (const char *k : kernels) {
     std::string kernel = std::string("reduce_") + k;
     bool subgroup = std::strcmp(k, "subgroup") == 0;
-    for (const std::string &variant : variants) {
+    for (const std::string &variant : s.variants()) {
       if (!s.wanted(kernel, variant))
         continue;
       if (subgroup && !s.rt.subgroupArithmetic) {
@@ -567,18 +569,14 @@ void reduce(Session &s, uint64_t n) {
 //===----------------------------------------------------------------------===//
 
 void transpose(Session &s, uint64_t rows, uint64_t cols) {
-  std::vector<std::string> variants = {"kiln", s.reference()};
-  bool any = false;
-  for (const std::string &v : variants)
-    any |= s.wanted("transpose", v);
-  if (!any)
+  if (!s.wantedAny({"transpose"}))
     return;
   std::vector<float> host = randomArray<float>(rows * cols, 31);
   Buffer &in = s.buffer(rows * cols * 4, {int64_t(rows), int64_t(cols)});
   Buffer &out = s.buffer(rows * cols * 4, {int64_t(cols), int64_t(rows)});
   Buffer &shape = s.constants({uint32_t(rows), uint32_t(cols)});
   s.upload(in, host.data());
-  for (const std::string &variant : variants) {
+  for (const std::string &variant : s.variants()) {
     if (!s.wanted("transpose", variant))
       continue;
     Launch l;
@@ -694,11 +692,7 @@ void gemmWork(void *user, void *stream) {
 
 void sgemm(Session &s, unsigned n) {
   static const char *const kernels[] = {"naive", "tiled", "register"};
-  std::vector<std::string> variants = {"kiln", s.reference()};
-  bool any = false;
-  for (const char *k : kernels)
-    for (const std::string &v : variants)
-      any |= s.wanted(std::string("sgemm_") + k, v);
+  bool any = s.wantedAny({"sgemm_naive", "sgemm_tiled", "sgemm_register"});
   bool blas = s.cuda() && s.wanted("sgemm", "cublas");
   if (!any && !blas)
     return;
@@ -747,7 +741,7 @@ void sgemm(Session &s, unsigned n) {
 
   for (const char *k : kernels) {
     std::string kernel = std::string("sgemm_") + k;
-    for (const std::string &variant : variants) {
+    for (const std::string &variant : s.variants()) {
       if (!s.wanted(kernel, variant))
         continue;
       Launch l;
@@ -802,11 +796,7 @@ void sgemm(Session &s, unsigned n) {
 //===----------------------------------------------------------------------===//
 
 void fmaChain(Session &s, unsigned threads, unsigned iterations) {
-  std::vector<std::string> variants = {"kiln", s.reference()};
-  bool any = false;
-  for (const std::string &v : variants)
-    any |= s.wanted("fma_chain", v);
-  if (!any)
+  if (!s.wantedAny({"fma_chain"}))
     return;
   Buffer &out = s.buffer(size_t(threads) * 4, {int64_t(threads)});
   Buffer &params = s.constants({iterations});
@@ -828,7 +818,7 @@ void fmaChain(Session &s, unsigned threads, unsigned iterations) {
       total += v;
     want[i] = total;
   }
-  for (const std::string &variant : variants) {
+  for (const std::string &variant : s.variants()) {
     if (!s.wanted("fma_chain", variant))
       continue;
     Launch l;
@@ -864,11 +854,10 @@ void fmaChain(Session &s, unsigned threads, unsigned iterations) {
 //===----------------------------------------------------------------------===//
 
 void emptyKernel(Session &s, unsigned launches) {
-  std::vector<std::string> variants = {"kiln", s.reference()};
   for (const char *mode : {"roundtrip", "throughput"}) {
     std::string kernel = std::string("empty_") + mode;
     bool roundTrip = std::strcmp(mode, "roundtrip") == 0;
-    for (const std::string &variant : variants) {
+    for (const std::string &variant : s.variants()) {
       if (!s.wanted(kernel, variant))
         continue;
       Launch l;

@@ -510,8 +510,11 @@ void Context::memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStages,
                           nullptr, 0, nullptr);
 }
 
-template <typename F> void Context::runNow(F body) {
+template <typename F> double Context::runNow(F body, bool timed) {
+  timed = timed && timestamps;
   Submission *s = acquireSubmission(0);
+  if (timed)
+    createQueries(s);
   beginRecording(s->cmd);
   memoryBarrier(s->cmd,
                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
@@ -519,7 +522,11 @@ template <typename F> void Context::runNow(F body) {
                 VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
                 VK_PIPELINE_STAGE_TRANSFER_BIT,
                 VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+  if (timed)
+    writeTimestamp(s, 0);
   body(s->cmd);
+  if (timed)
+    writeTimestamp(s, 1);
   memoryBarrier(s->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
                 VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                 VK_ACCESS_HOST_READ_BIT);
@@ -527,6 +534,9 @@ template <typename F> void Context::runNow(F body) {
   std::vector<Submission *> one{s};
   submit(s, nullptr);
   waitAndComplete(one);
+  // The submission is back in the free list but not reused before this
+  // (the runtime's lock is held), so its queries are still readable.
+  return timed ? gpuMicroseconds(s) : -1;
 }
 
 void Context::setTimingCallback(KilnTimingCallback callback, void *user) {
@@ -547,33 +557,12 @@ double Context::deviceCopy(void *dst, const void *src, size_t size) {
     fatal("kilnVulkanDeviceCopy: both sides must be non-empty ranges of "
           "device allocations (mgpuMemAlloc)");
   drainAll();
-  Submission *sub = acquireSubmission(0);
-  if (timestamps)
-    createQueries(sub);
-  beginRecording(sub->cmd);
-  memoryBarrier(sub->cmd,
-                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
-                    VK_PIPELINE_STAGE_TRANSFER_BIT,
-                VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-                VK_PIPELINE_STAGE_TRANSFER_BIT,
-                VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-  if (timestamps)
-    writeTimestamp(sub, 0);
-  VkBufferCopy region{s - sa->base, d - da->base, size};
-  vk.vkCmdCopyBuffer(sub->cmd, sa->buffer, da->buffer, 1, &region);
-  if (timestamps)
-    writeTimestamp(sub, 1);
-  memoryBarrier(sub->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                VK_ACCESS_HOST_READ_BIT);
-  check(vk.vkEndCommandBuffer(sub->cmd), "vkEndCommandBuffer");
-  std::vector<Submission *> one{sub};
-  submit(sub, nullptr);
-  check(vk.vkWaitForFences(device, 1, &sub->fence, VK_TRUE, UINT64_MAX),
-        "vkWaitForFences");
-  double gpuUs = timestamps ? gpuMicroseconds(sub) : -1;
-  waitAndComplete(one);
-  return gpuUs;
+  return runNow(
+      [&](VkCommandBuffer cmd) {
+        VkBufferCopy region{s - sa->base, d - da->base, size};
+        vk.vkCmdCopyBuffer(cmd, sa->buffer, da->buffer, 1, &region);
+      },
+      /*timed=*/true);
 }
 
 void Context::copy(void *dst, const void *src, size_t size) {

@@ -188,8 +188,10 @@ private:
   void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStages,
                      VkAccessFlags srcAccess, VkPipelineStageFlags dstStages,
                      VkAccessFlags dstAccess);
-  /// Records `body` into a fresh submission, submits it and waits.
-  template <typename F> void runNow(F body);
+  /// Records `body` into a fresh submission, submits it and waits. With
+  /// `timed` (and timestamps on the queue), returns the GPU microseconds
+  /// between timestamps around `body`; otherwise -1.
+  template <typename F> double runNow(F body, bool timed = false);
   void createPipeline(Kernel *kernel, size_t rawBuffers);
   const Allocation *findAllocation(uintptr_t lo, uintptr_t hi) const;
   uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want,
