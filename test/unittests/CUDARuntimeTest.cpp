@@ -18,6 +18,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -38,8 +39,26 @@ constexpr const char *kPTX = R"(//
 }
 )";
 
+/// The stand-in driver: fake-cuda/libcuda.so.1 beside this executable (as in
+/// the build tree and in the device kit), else where the build put it.
+const std::string &fakeDriver() {
+  static const std::string path = [] {
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n > 0) {
+      std::string dir(self, static_cast<size_t>(n));
+      dir.resize(dir.rfind('/'));
+      std::string beside = dir + "/fake-cuda/libcuda.so.1";
+      if (access(beside.c_str(), R_OK) == 0)
+        return beside;
+    }
+    return std::string(FAKE_CUDA_DRIVER);
+  }();
+  return path;
+}
+
 template <typename T> T fake(const char *name) {
-  void *handle = dlopen(FAKE_CUDA_DRIVER, RTLD_NOW | RTLD_NOLOAD);
+  void *handle = dlopen(fakeDriver().c_str(), RTLD_NOW | RTLD_NOLOAD);
   EXPECT_NE(handle, nullptr) << "the fake driver is not loaded";
   void *symbol = handle ? dlsym(handle, name) : nullptr;
   EXPECT_NE(symbol, nullptr) << name;
@@ -403,7 +422,7 @@ TEST(CUDARuntimeErrors, TimingPrintsOneLinePerLaunch) {
 
 int main(int argc, char **argv) {
   // Every test talks to the fake driver unless it says otherwise.
-  setenv("KILN_CUDA_DRIVER", FAKE_CUDA_DRIVER, 1);
+  setenv("KILN_CUDA_DRIVER", fakeDriver().c_str(), 1);
   unsetenv("KILN_CUDA_DEVICE");
   unsetenv("KILN_CUDA_TIMING");
   testing::InitGoogleTest(&argc, argv);

@@ -3,6 +3,7 @@
 #include "kiln/Runtime/CUDARuntime.h"
 
 #include "../DeviceChoice.h"
+#include "../FillResource.h"
 #include "Driver.h"
 #include "kiln/Target/Container.h"
 
@@ -887,3 +888,8 @@ void kilnCudaGetStats(KilnCudaStats *stats) {
 }
 
 } // extern "C"
+
+// Upstream's fill helpers, so that programs written for mlir-runner's Vulkan
+// path also run on CUDA (host memory, registered around launches as any
+// other host memref).
+KILN_DEFINE_FILL_RESOURCE_HELPERS(KILN_CUDA_EXPORT)

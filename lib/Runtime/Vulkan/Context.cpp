@@ -91,6 +91,8 @@ void Context::initInstance() {
     fatal(error);
   validation = envFlag("KILN_VULKAN_VALIDATION");
   envTiming = envFlag("KILN_VULKAN_TIMING");
+  if (const char *v = std::getenv("KILN_VULKAN_TIMING"))
+    upstreamTiming = std::strcmp(v, "upstream") == 0;
 
   uint32_t apiVersion = VK_API_VERSION_1_0;
   if (vk.vkEnumerateInstanceVersion)
@@ -971,6 +973,7 @@ void Context::submit(Submission *s, Stream *stream) {
   info.pCommandBuffers = &s->cmd;
   s->submitted = std::chrono::steady_clock::now();
   check(vk.vkQueueSubmit(queue, 1, &info, s->fence), "vkQueueSubmit");
+  s->submitReturned = std::chrono::steady_clock::now();
   if (stream)
     stream->pending.push_back(s);
 }
@@ -984,9 +987,22 @@ void Context::complete(Submission *s) {
     double hostUs =
         std::chrono::duration<double, std::micro>(done - s->submitted).count();
     double gpuUs = s->queries ? gpuMicroseconds(s) : -1;
-    if (envTiming)
+    if (upstreamTiming) {
+      // Upstream's wording, on stdout, where its tests' CHECK lines look.
+      auto us = [](auto d) {
+        return std::chrono::duration<double, std::micro>(d).count();
+      };
+      std::fflush(stderr);
+      std::printf("Compute shader execution time: %.3fus\n"
+                  "Command buffer submit time: %.0fus\n"
+                  "Wait idle time: %.0fus\n",
+                  gpuUs, us(s->submitReturned - s->submitted),
+                  us(done - s->submitReturned));
+      std::fflush(stdout);
+    } else if (envTiming) {
       std::fprintf(stderr, "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f\n",
                    s->kernel.c_str(), gpuUs, hostUs);
+    }
     if (timingCallback)
       timingCallback(timingUser, s->kernel.c_str(), gpuUs);
   }

@@ -80,6 +80,7 @@ struct Submission {
   std::string kernel; ///< Empty for copies.
   bool timed = false;
   std::chrono::steady_clock::time_point submitted;
+  std::chrono::steady_clock::time_point submitReturned;
 };
 
 struct Stream {
@@ -162,6 +163,9 @@ public:
   bool validation = false;
   bool timing = false;     ///< Launches write timestamps.
   bool envTiming = false;  ///< KILN_VULKAN_TIMING: print them.
+  /// KILN_VULKAN_TIMING=upstream: print them as upstream's Vulkan runtime
+  /// did (three lines on stdout), for programs whose CHECK lines expect them.
+  bool upstreamTiming = false;
   bool timestamps = false; ///< The queue has timestamps.
   KilnTimingCallback timingCallback = nullptr;
   void *timingUser = nullptr;

@@ -1,6 +1,7 @@
 //===- Runtime.cpp - The mgpu* ABI and Kiln's entry points on Vulkan -------===//
 
 #include "Context.h"
+#include "../FillResource.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -138,59 +139,6 @@ void kilnVulkanGetStats(KilnVulkanStats *stats) {
 
 } // extern "C"
 
-//===----------------------------------------------------------------------===//
-// Upstream's fill helpers, for tests written for mlir-runner's Vulkan path
-//===----------------------------------------------------------------------===//
-
-template <typename T, int N> struct MemRefDescriptor {
-  T *allocated;
-  T *aligned;
-  int64_t offset;
-  int64_t sizes[N];
-  int64_t strides[N];
-};
-
-template <typename T, int N>
-static void fillResource(MemRefDescriptor<T, N> *m, T value) {
-  // Honour the view's offset and strides, not just a dense prefix.
-  int64_t index[N] = {};
-  for (int d = 0; d < N; ++d)
-    if (m->sizes[d] <= 0)
-      return;
-  while (true) {
-    int64_t linear = m->offset;
-    for (int d = 0; d < N; ++d)
-      linear += index[d] * m->strides[d];
-    m->aligned[linear] = value;
-    int d = N - 1;
-    while (d >= 0 && ++index[d] == m->sizes[d])
-      index[d--] = 0;
-    if (d < 0)
-      return;
-  }
-}
-
-extern "C" {
-
-#define KILN_FILL(NAME, T)                                                     \
-  KILN_RT_EXPORT void _mlir_ciface_fillResource1D##NAME(                       \
-      MemRefDescriptor<T, 1> *m, T value) {                                    \
-    fillResource(m, value);                                                    \
-  }                                                                            \
-  KILN_RT_EXPORT void _mlir_ciface_fillResource2D##NAME(                       \
-      MemRefDescriptor<T, 2> *m, T value) {                                    \
-    fillResource(m, value);                                                    \
-  }                                                                            \
-  KILN_RT_EXPORT void _mlir_ciface_fillResource3D##NAME(                       \
-      MemRefDescriptor<T, 3> *m, T value) {                                    \
-    fillResource(m, value);                                                    \
-  }
-KILN_FILL(Float, float)
-KILN_FILL(Int, int32_t)
-KILN_FILL(Int32, int32_t)
-KILN_FILL(Int16, int16_t)
-KILN_FILL(Int8, int8_t)
-KILN_FILL(Half, uint16_t)
-#undef KILN_FILL
-
-} // extern "C"
+// Upstream's fill helpers, for programs written for mlir-runner's Vulkan
+// path, under both the plain and the _mlir_ciface_ names.
+KILN_DEFINE_FILL_RESOURCE_HELPERS(KILN_RT_EXPORT)
