@@ -23,6 +23,16 @@
 
 using namespace mlir;
 
+/// What both targets lower the same way, in every GPU module: device
+/// functions inlined into their kernels, gpu.all_reduce as a workgroup tree.
+/// On Vulkan this runs after the kernel ABI has fixed each kernel's
+/// workgroup size, so reductions size their buffers from it.
+static void addKernelFeatureLowering(OpPassManager &pm) {
+  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  gpu.addPass(kiln::createKilnInlineDeviceFunctions());
+  gpu.addPass(kiln::createKilnLowerAllReduce());
+}
+
 void kiln::buildGPUToSPIRVDevicePassPipeline(
     OpPassManager &pm, const GPUToSPIRVPipelineOptions &options) {
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
@@ -31,6 +41,7 @@ void kiln::buildGPUToSPIRVDevicePassPipeline(
       KilnAttachSPIRVTargetEnvOptions{options.targetEnv}));
   pm.addPass(createKilnSPIRVKernelABI(
       KilnSPIRVKernelABIOptions{options.use64BitIndex}));
+  addKernelFeatureLowering(pm);
   pm.addPass(createKilnConvertGPUToSPIRV(
       KilnConvertGPUToSPIRVOptions{options.use64BitIndex}));
   OpPassManager &spv = pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>();
@@ -87,6 +98,8 @@ void kiln::buildGPUToNVVMDevicePassPipeline(
   target.features = options.features;
   target.optLevel = options.optLevel;
   pm.addPass(createKilnAttachNVVMTarget(target));
+  addKernelFeatureLowering(pm);
+  pm.addPass(kiln::createKilnCheckCUDALimits());
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
   gpu.addPass(createKilnLowerSubgroupReduce());
   gpu.addPass(memref::createExpandStridedMetadataPass());

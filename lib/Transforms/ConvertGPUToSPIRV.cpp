@@ -683,10 +683,95 @@ static LogicalResult materializePushConstants(spirv::FuncOp fn) {
 // Conversion and its diagnostics
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// gpu.subgroup_reduce of a scalar, `uniform` or not, with every operation:
+/// the GroupNonUniform* Reduce instruction over the subgroup (Logical* for
+/// i1). Upstream's patterns leave out and / or / xor, and lower `uniform`
+/// reductions to the Groups capability (SPV_KHR_shader_ballot era), which
+/// Vulkan drivers do not offer; the non-uniform instructions are correct for
+/// uniform control flow too.
+class SubgroupReduceToGroupNonUniform
+    : public OpConversionPattern<gpu::SubgroupReduceOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(gpu::SubgroupReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getClusterSize())
+      return rewriter.notifyMatchFailure(op, "clustered");
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type || !type.isIntOrFloat())
+      return rewriter.notifyMatchFailure(op, "not a scalar");
+    MLIRContext *ctx = op.getContext();
+    auto scope = spirv::ScopeAttr::get(ctx, spirv::Scope::Subgroup);
+    auto group =
+        spirv::GroupOperationAttr::get(ctx, spirv::GroupOperation::Reduce);
+    Location loc = op.getLoc();
+    Value v = adaptor.getValue();
+    bool isFloat = isa<FloatType>(type);
+    bool isBool = type.isInteger(1);
+    auto make = [&](auto tag) -> Value {
+      using OpT = decltype(tag);
+      return OpT::create(rewriter, loc, type, scope, group, v, Value());
+    };
+    using K = gpu::AllReduceOperation;
+    Value r;
+    switch (op.getOp()) {
+    case K::ADD:
+      r = isFloat ? make(spirv::GroupNonUniformFAddOp())
+                  : make(spirv::GroupNonUniformIAddOp());
+      break;
+    case K::MUL:
+      r = isFloat ? make(spirv::GroupNonUniformFMulOp())
+                  : make(spirv::GroupNonUniformIMulOp());
+      break;
+    case K::MINUI:
+      r = make(spirv::GroupNonUniformUMinOp());
+      break;
+    case K::MINSI:
+      r = make(spirv::GroupNonUniformSMinOp());
+      break;
+    case K::MAXUI:
+      r = make(spirv::GroupNonUniformUMaxOp());
+      break;
+    case K::MAXSI:
+      r = make(spirv::GroupNonUniformSMaxOp());
+      break;
+    case K::MINNUMF:
+    case K::MINIMUMF:
+      r = make(spirv::GroupNonUniformFMinOp());
+      break;
+    case K::MAXNUMF:
+    case K::MAXIMUMF:
+      r = make(spirv::GroupNonUniformFMaxOp());
+      break;
+    case K::AND:
+      r = isBool ? make(spirv::GroupNonUniformLogicalAndOp())
+                 : make(spirv::GroupNonUniformBitwiseAndOp());
+      break;
+    case K::OR:
+      r = isBool ? make(spirv::GroupNonUniformLogicalOrOp())
+                 : make(spirv::GroupNonUniformBitwiseOrOp());
+      break;
+    case K::XOR:
+      r = isBool ? make(spirv::GroupNonUniformLogicalXorOp())
+                 : make(spirv::GroupNonUniformBitwiseXorOp());
+      break;
+    }
+    if (!r || isFloat != isa<FloatType>(v.getType()))
+      return rewriter.notifyMatchFailure(op, "operation and type disagree");
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+} // namespace
+
 static void populatePatterns(const SPIRVTypeConverter &typeConverter,
                              ScfToSPIRVContext &scfContext,
                              RewritePatternSet &patterns) {
   populateGPUToSPIRVPatterns(typeConverter, patterns);
+  patterns.add<SubgroupReduceToGroupNonUniform>(
+      typeConverter, patterns.getContext(), /*benefit=*/2);
   populateSCFToSPIRVPatterns(typeConverter, scfContext, patterns);
   cf::populateControlFlowToSPIRVPatterns(typeConverter, patterns);
   arith::populateArithToSPIRVPatterns(typeConverter, patterns);

@@ -230,6 +230,94 @@ def KilnRegisterHostMemRefs
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def KilnInlineDeviceFunctions
+    : Pass<"kiln-inline-device-functions", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Inline the func.funcs a GPU module's kernels call";
+  let description = [{
+    Outlining copies every `func.func` a kernel calls into its `gpu.module`.
+    This pass inlines them into the kernels and erases them, for both
+    targets (Vulkan's logical addressing cannot pass buffers to functions):
+    a one-block body in place, a body with several blocks as an
+    `scf.execute_region` (structured later on the Vulkan path).
+    A call of a function without a body (a host function such as
+    `printMemrefF32`) and recursion are refused with a located error naming
+    the function.
+
+    Before:
+    ```mlir
+    gpu.module @k {
+      func.func @sq(%x: f32) -> f32 { %y = arith.mulf %x, %x : f32  return %y : f32 }
+      gpu.func @kernel(...) kernel { %r = func.call @sq(%v) : (f32) -> f32 ... }
+    }
+    ```
+    After:
+    ```mlir
+    gpu.module @k {
+      gpu.func @kernel(...) kernel { %r = arith.mulf %v, %v : f32 ... }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def KilnLowerAllReduce
+    : Pass<"kiln-lower-all-reduce", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower gpu.all_reduce to a workgroup-memory tree reduction";
+  let description = [{
+    Every `gpu.all_reduce` (any operation or a body, `uniform` or not)
+    becomes: each invocation stores its value into a workgroup buffer (one
+    per element type and kernel, added as a workgroup attribution), then
+    log2(n) halving steps each combine element i with element i + s for
+    i < s between barriers, and every invocation reads element 0. Works for
+    any workgroup size up to `max-invocations`, also sizes that are not
+    powers of two and sizes known only at launch (then the buffer has
+    `max-invocations` elements). As for any op with barriers, every
+    invocation of the workgroup must reach the reduction.
+
+    Before:
+    ```mlir
+    %s = gpu.all_reduce add %v {} : (f32) -> (f32)
+    ```
+    After (64 invocations):
+    ```mlir
+    memref.store %v, %buf[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    scf.if %tid_lt_32 { ... %buf[%tid] = %buf[%tid] + %buf[%tid + 32] }
+    gpu.barrier
+    ...
+    %s = memref.load %buf[%c0]
+    gpu.barrier
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"maxInvocations", "max-invocations", "unsigned", /*default=*/"1024",
+           "Largest workgroup a reduction supports; the buffer size when the "
+           "workgroup size is known only at launch">,
+  ];
+}
+
+def KilnCheckCUDALimits
+    : Pass<"kiln-check-cuda-limits", "::mlir::ModuleOp"> {
+  let summary = "Refuse launches and kernels past CUDA's fixed limits";
+  let description = [{
+    Checks, before any driver sees them, what every NVIDIA GPU refuses at
+    launch: constant block sizes (1024 threads per block; at most 1024, 1024
+    and 64 in x, y and z), constant grid sizes (2^31-1 blocks in x, 65535 in
+    y and z) of every `gpu.launch_func`, and the static shared memory of every
+    kernel (workgroup attributions and the workgroup-space `memref.global`s
+    it uses; 48 KiB). Each error is located at the launch or kernel and
+    names the limit:
+
+    ```
+    error: launch of kernel 'k' has 4096 threads in block dimension x; CUDA allows 1 to 1024
+    ```
+  }];
+}
+
 def KilnLowerSubgroupReduce
     : Pass<"kiln-lower-subgroup-reduce", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower gpu.subgroup_reduce to butterfly shuffles";
