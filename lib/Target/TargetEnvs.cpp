@@ -122,6 +122,23 @@ kiln::getTargetEnvProfile(MLIRContext *context, StringRef name,
   return attr;
 }
 
+std::string kiln::describeTargetEnv(spirv::TargetEnvAttr env) {
+  std::string choices =
+      "--target-env=desktop|device|vulkan-1.1|vulkan-1.2|vulkan-1.3|lavapipe "
+      "or a #spirv.target_env literal";
+  for (const Profile &p : kProfiles) {
+    std::string error;
+    FailureOr<spirv::TargetEnvAttr> profile =
+        getTargetEnvProfile(env.getContext(), p.name, error);
+    if (succeeded(profile) && *profile == env)
+      return "target env '" + std::string(p.name) +
+             "' (choose another with " + choices + ")";
+  }
+  return "the target env given in the program or chosen with --target-env "
+         "(choose another with " +
+         choices + "; a spirv.target_env written in the program wins)";
+}
+
 spirv::TargetEnvAttr kiln::getPermissiveTargetEnv(spirv::TargetEnvAttr env) {
   using spirv::Capability;
   using spirv::Extension;

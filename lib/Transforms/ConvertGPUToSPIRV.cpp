@@ -369,7 +369,8 @@ static LogicalResult checkNarrowFloatStorage(gpu::GPUFuncOp fn,
              << " of type " << type
              << " cannot be accessed for this target env: it needs "
                 "capability StorageBuffer16BitAccess and extension "
-                "SPV_KHR_16bit_storage";
+                "SPV_KHR_16bit_storage; "
+             << describeTargetEnv(env);
   }
   return success();
 }
@@ -903,7 +904,7 @@ static void explainFailures(ModuleOp pristine,
       needs.push_back(("capability " + spirv::stringifyCapability(c)).str());
     for (spirv::Extension e : missing.extensions)
       needs.push_back(("extension " + spirv::stringifyExtension(e)).str());
-    diag << " " << llvm::join(needs, ", ");
+    diag << " " << llvm::join(needs, ", ") << "; " << describeTargetEnv(env);
   }
 }
 

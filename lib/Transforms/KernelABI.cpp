@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Target/TargetEnvs.h"
 #include "kiln/Transforms/KernelABI.h"
 #include "kiln/Transforms/Passes.h"
 
@@ -225,7 +226,8 @@ LogicalResult KernelABIPass::assignWorkgroupSize(gpu::GPUFuncOp kernel,
                << formatSize(size) << " of kernel '" << kernel.getName()
                << "' is above the target env's limit in " << dims[d] << ": "
                << size[d] << " > " << maxSize[d]
-               << " (max_compute_workgroup_size)";
+               << " (max_compute_workgroup_size); "
+               << kiln::describeTargetEnv(env);
       product *= size[d];
     }
     if (product > maxInvocations)
@@ -233,7 +235,8 @@ LogicalResult KernelABIPass::assignWorkgroupSize(gpu::GPUFuncOp kernel,
              << formatSize(size) << " of kernel '" << kernel.getName()
              << "' has " << product
              << " invocations, above the target env's limit of "
-             << maxInvocations << " (max_compute_workgroup_invocations)";
+             << maxInvocations << " (max_compute_workgroup_invocations); "
+             << kiln::describeTargetEnv(env);
     return success();
   };
 
@@ -333,7 +336,8 @@ LogicalResult KernelABIPass::checkWorkgroupMemory(gpu::GPUFuncOp kernel,
     return kernel.emitError("kernel '")
            << kernel.getName() << "' uses " << total
            << " bytes of workgroup memory, above the target env's limit of "
-           << limit << " (max_compute_shared_memory_size)";
+           << limit << " (max_compute_shared_memory_size); "
+           << kiln::describeTargetEnv(env);
   return success();
 }
 

@@ -50,7 +50,8 @@ static LogicalResult addTypeDependentCapabilities(
       return WalkResult::advance();
     if (!target.allows(spirv::Capability::Int64Atomics)) {
       op->emitError("64-bit integer atomics need capability Int64Atomics, "
-                    "which this target env does not have");
+                    "which this target env does not have; ")
+          << kiln::describeTargetEnv(env);
       return WalkResult::interrupt();
     }
     if (!llvm::is_contained(caps, spirv::Capability::Int64Atomics))

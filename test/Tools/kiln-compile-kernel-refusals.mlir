@@ -8,7 +8,7 @@
 // RUN: not kiln-vulkan-runner %S/Inputs/kernel-calls-host-function.mlir -e host_call 2>&1 | FileCheck %S/Inputs/kernel-calls-host-function.mlir
 
 // BLOCK: kiln-compile-kernel-refusals.mlir:[[@LINE+5]]:3: error: launch of kernel 'big_kernel' has 4096 threads in block dimension x; CUDA allows 1 to 1024
-// VKBLOCK: kiln-compile-kernel-refusals.mlir:[[@LINE+4]]:3: error: block size (4096, 1, 1) of kernel 'big_kernel' is above the target env's limit in x: 4096 > 1024
+// VKBLOCK: kiln-compile-kernel-refusals.mlir:[[@LINE+4]]:3: error: block size (4096, 1, 1) of kernel 'big_kernel' is above the target env's limit in x: 4096 > 1024 (max_compute_workgroup_size); target env 'desktop' (choose another with
 func.func @big(%o: memref<4096xf32>) {
   %c1 = arith.constant 1 : index
   %c4096 = arith.constant 4096 : index

@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && kiln-compile %s --target=vulkan --emit=spirv -o %t
+// RUN: rm -rf %t && kiln-compile %s --target=vulkan --target-env=vulkan-1.1 --emit=spirv -o %t
 // RUN: spirv-val --target-env vulkan1.1 %t/first_kernel.spv
 // RUN: spirv-val --target-env vulkan1.1 %t/second_kernel.spv
 // RUN: spirv-dis %t/first_kernel.spv | FileCheck %s --check-prefix=FIRST
@@ -6,7 +6,7 @@
 // RUN: kiln-translate --deserialize-spirv %t/first_kernel.spv | FileCheck %s --check-prefix=ROUNDTRIP
 // RUN: kiln-translate --deserialize-spirv %t/first_kernel.spv | kiln-translate --no-implicit-module --serialize-spirv -o %t/again.spv
 // RUN: spirv-val --target-env vulkan1.1 %t/again.spv
-// RUN: kiln-compile %s --target=vulkan --emit=mlir | FileCheck %s --check-prefix=MLIR
+// RUN: kiln-compile %s --target=vulkan --target-env=vulkan-1.1 --emit=mlir | FileCheck %s --check-prefix=MLIR
 
 // Two GPU modules give two files in the -o directory; --emit=mlir prints the
 // gpu.binary ops; kiln-translate round-trips the SPIR-V.

@@ -123,11 +123,11 @@ static cl::opt<bool> strip("strip", cl::desc("Drop the executable's symbols"),
 static cl::opt<std::string>
     targetEnv("target-env",
               cl::desc("Target env profile for GPU modules without one: "
-                       "vulkan-1.1 (default), vulkan-1.2, vulkan-1.3, "
-                       "desktop, lavapipe, a #spirv.target_env literal, or "
-                       "'device' (this machine's Vulkan device, "
+                       "desktop (default), vulkan-1.1, vulkan-1.2, "
+                       "vulkan-1.3, lavapipe, a #spirv.target_env literal, "
+                       "or 'device' (this machine's Vulkan device, "
                        "KILN_VULKAN_DEVICE chooses)"),
-              cl::init("vulkan-1.1"));
+              cl::init("desktop"));
 static cl::opt<bool>
     use64BitIndex("use-64bit-index",
                   cl::desc("Lower index to i64 in kernels and push constants"),

@@ -24,6 +24,12 @@ mlir::FailureOr<mlir::spirv::TargetEnvAttr>
 getTargetEnvProfile(mlir::MLIRContext *context, llvm::StringRef name,
                     std::string &error);
 
+/// Names the target env `env` for an error about a limit or capability it
+/// lacks, and says how to choose another: "target env 'vulkan-1.1' (choose
+/// another with --target-env=desktop|device|...)" for a profile, "the target
+/// env the program gives ..." for any other.
+std::string describeTargetEnv(mlir::spirv::TargetEnvAttr env);
+
 /// A target env with every capability and extension of the dialect and the
 /// same limits as `env`, used to find what an op that fails to lower lacks.
 mlir::spirv::TargetEnvAttr getPermissiveTargetEnv(mlir::spirv::TargetEnvAttr env);

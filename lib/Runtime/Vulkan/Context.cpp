@@ -299,6 +299,41 @@ void Context::initDevice() {
       features12.pNext = &features13;
   }
   vk.vkGetPhysicalDeviceFeatures2(physical, &features);
+  // What kernels may use, less what KILN_VULKAN_HIDE_FEATURES hides; the
+  // device is created with exactly that.
+  capabilities.core = features.features;
+  capabilities.knownOnlyCore = api < VK_API_VERSION_1_2;
+  if (!capabilities.knownOnlyCore) {
+    capabilities.v11 = features11;
+    capabilities.v12 = features12;
+    if (api >= VK_API_VERSION_1_3)
+      capabilities.v13 = features13;
+  }
+  if (api >= VK_API_VERSION_1_1) {
+    VkPhysicalDeviceSubgroupProperties subgroup{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 props2{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    props2.pNext = &subgroup;
+    vk.vkGetPhysicalDeviceProperties2(physical, &props2);
+    capabilities.subgroupOperations = subgroup.supportedOperations;
+    capabilities.subgroupInCompute =
+        (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
+  }
+  if (const char *hide = std::getenv("KILN_VULKAN_HIDE_FEATURES")) {
+    std::string error;
+    if (!hideFeatures(hide, capabilities, error))
+      fatal(error);
+    features.features = capabilities.core;
+    if (!capabilities.knownOnlyCore) {
+      capabilities.v11.pNext = features11.pNext;
+      features11 = capabilities.v11;
+      capabilities.v12.pNext = features12.pNext;
+      features12 = capabilities.v12;
+      capabilities.v13.pNext = features13.pNext;
+      features13 = capabilities.v13;
+    }
+  }
   // Keep the robustness features off: they cost and hide kernel bugs.
   features.features.robustBufferAccess = VK_FALSE;
   features13.robustImageAccess = VK_FALSE;
@@ -731,6 +766,18 @@ Module *Context::loadModule(const void *data, size_t size) {
   std::string error;
   if (!scanEntryPoints(module->info.spirv, module->entryPoints, error))
     fatal("cannot load GPU module: " + error);
+  std::string missing = missingCapability(module->info.spirv, capabilities);
+  if (!missing.empty()) {
+    std::string kernels;
+    for (const auto &entry : module->entryPoints)
+      kernels += (kernels.empty() ? "'" : ", '") + entry + "'";
+    fatal("cannot load GPU module with kernel" +
+          std::string(module->entryPoints.size() == 1 ? " " : "s ") + kernels +
+          ": it needs " + missing + ", which device '" +
+          properties.deviceName +
+          "' does not offer; compile it for this device "
+          "(kiln-compile --target-env=device) or a target env without it");
+  }
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = numWords * 4;
   info.pCode = words;

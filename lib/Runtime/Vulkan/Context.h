@@ -9,6 +9,7 @@
 #ifndef KILN_RUNTIME_VULKAN_CONTEXT_H
 #define KILN_RUNTIME_VULKAN_CONTEXT_H
 
+#include "Capabilities.h"
 #include "Loader.h"
 #include "kiln/Runtime/VulkanRuntime.h"
 #include "kiln/Target/Container.h"
@@ -174,6 +175,8 @@ public:
   uint64_t importAlignment = 4096;
   unsigned validationMessages = 0;
   KilnVulkanStats stats{};
+  /// What the device offers kernels (after KILN_VULKAN_HIDE_FEATURES).
+  DeviceCapabilities capabilities;
 
 private:
   Context() = default;

@@ -1,0 +1,236 @@
+//===- Capabilities.cpp - SPIR-V capabilities against a device ------------===//
+
+#include "Capabilities.h"
+
+#include <cstring>
+
+namespace kiln {
+namespace vkrt {
+
+namespace {
+
+/// Returns a pointer to the named feature's flag, or null.
+VkBool32 *featureFlag(DeviceCapabilities &c, const std::string &name) {
+  struct Entry {
+    const char *name;
+    VkBool32 *flag;
+  };
+  const Entry entries[] = {
+      {"shaderFloat64", &c.core.shaderFloat64},
+      {"shaderInt64", &c.core.shaderInt64},
+      {"shaderInt16", &c.core.shaderInt16},
+      {"storageBuffer16BitAccess", &c.v11.storageBuffer16BitAccess},
+      {"uniformAndStorageBuffer16BitAccess",
+       &c.v11.uniformAndStorageBuffer16BitAccess},
+      {"storagePushConstant16", &c.v11.storagePushConstant16},
+      {"variablePointersStorageBuffer", &c.v11.variablePointersStorageBuffer},
+      {"variablePointers", &c.v11.variablePointers},
+      {"storageBuffer8BitAccess", &c.v12.storageBuffer8BitAccess},
+      {"uniformAndStorageBuffer8BitAccess",
+       &c.v12.uniformAndStorageBuffer8BitAccess},
+      {"storagePushConstant8", &c.v12.storagePushConstant8},
+      {"shaderBufferInt64Atomics", &c.v12.shaderBufferInt64Atomics},
+      {"shaderSharedInt64Atomics", &c.v12.shaderSharedInt64Atomics},
+      {"shaderFloat16", &c.v12.shaderFloat16},
+      {"shaderInt8", &c.v12.shaderInt8},
+      {"bufferDeviceAddress", &c.v12.bufferDeviceAddress},
+      {"vulkanMemoryModel", &c.v12.vulkanMemoryModel},
+      {"shaderIntegerDotProduct", &c.v13.shaderIntegerDotProduct},
+  };
+  for (const Entry &e : entries)
+    if (name == e.name)
+      return e.flag;
+  return nullptr;
+}
+
+// SPIR-V capability numbers (the SPIR-V specification, section 3.31).
+enum : uint32_t {
+  kFloat16 = 9,
+  kFloat64 = 10,
+  kInt64 = 11,
+  kInt64Atomics = 12,
+  kInt16 = 22,
+  kInt8 = 39,
+  kGroupNonUniform = 61,
+  kGroupNonUniformVote = 62,
+  kGroupNonUniformArithmetic = 63,
+  kGroupNonUniformBallot = 64,
+  kGroupNonUniformShuffle = 65,
+  kGroupNonUniformShuffleRelative = 66,
+  kGroupNonUniformClustered = 67,
+  kGroupNonUniformQuad = 68,
+  kStorageBuffer16BitAccess = 4433,
+  kUniformAndStorageBuffer16BitAccess = 4434,
+  kStoragePushConstant16 = 4435,
+  kStorageBuffer8BitAccess = 4448,
+  kUniformAndStorageBuffer8BitAccess = 4449,
+  kStoragePushConstant8 = 4450,
+  kVariablePointersStorageBuffer = 4441,
+  kVariablePointers = 4442,
+  kVulkanMemoryModel = 5345,
+  kPhysicalStorageBufferAddresses = 5347,
+  kDotProductInputAll = 6016,
+  kDotProductInput4x8Bit = 6017,
+  kDotProductInput4x8BitPacked = 6018,
+  kDotProduct = 6019,
+};
+
+constexpr uint32_t kOpCapability = 17;
+constexpr uint32_t kOpFunction = 54;
+
+struct Requirement {
+  uint32_t capability;
+  const char *capabilityName;
+  /// A Vulkan feature, or null for a subgroup operation class.
+  const char *feature;
+  VkSubgroupFeatureFlags subgroup;
+};
+
+const Requirement kRequirements[] = {
+    {kFloat16, "Float16", "shaderFloat16", 0},
+    {kFloat64, "Float64", "shaderFloat64", 0},
+    {kInt64, "Int64", "shaderInt64", 0},
+    {kInt64Atomics, "Int64Atomics", "shaderBufferInt64Atomics", 0},
+    {kInt16, "Int16", "shaderInt16", 0},
+    {kInt8, "Int8", "shaderInt8", 0},
+    {kStorageBuffer16BitAccess, "StorageBuffer16BitAccess",
+     "storageBuffer16BitAccess", 0},
+    {kUniformAndStorageBuffer16BitAccess, "UniformAndStorageBuffer16BitAccess",
+     "uniformAndStorageBuffer16BitAccess", 0},
+    {kStoragePushConstant16, "StoragePushConstant16", "storagePushConstant16",
+     0},
+    {kStorageBuffer8BitAccess, "StorageBuffer8BitAccess",
+     "storageBuffer8BitAccess", 0},
+    {kUniformAndStorageBuffer8BitAccess, "UniformAndStorageBuffer8BitAccess",
+     "uniformAndStorageBuffer8BitAccess", 0},
+    {kStoragePushConstant8, "StoragePushConstant8", "storagePushConstant8", 0},
+    {kVariablePointersStorageBuffer, "VariablePointersStorageBuffer",
+     "variablePointersStorageBuffer", 0},
+    {kVariablePointers, "VariablePointers", "variablePointers", 0},
+    {kVulkanMemoryModel, "VulkanMemoryModel", "vulkanMemoryModel", 0},
+    {kPhysicalStorageBufferAddresses, "PhysicalStorageBufferAddresses",
+     "bufferDeviceAddress", 0},
+    {kDotProduct, "DotProduct", "shaderIntegerDotProduct", 0},
+    {kDotProductInputAll, "DotProductInputAll", "shaderIntegerDotProduct", 0},
+    {kDotProductInput4x8Bit, "DotProductInput4x8Bit",
+     "shaderIntegerDotProduct", 0},
+    {kDotProductInput4x8BitPacked, "DotProductInput4x8BitPacked",
+     "shaderIntegerDotProduct", 0},
+    {kGroupNonUniform, "GroupNonUniform", nullptr,
+     VK_SUBGROUP_FEATURE_BASIC_BIT},
+    {kGroupNonUniformVote, "GroupNonUniformVote", nullptr,
+     VK_SUBGROUP_FEATURE_VOTE_BIT},
+    {kGroupNonUniformArithmetic, "GroupNonUniformArithmetic", nullptr,
+     VK_SUBGROUP_FEATURE_ARITHMETIC_BIT},
+    {kGroupNonUniformBallot, "GroupNonUniformBallot", nullptr,
+     VK_SUBGROUP_FEATURE_BALLOT_BIT},
+    {kGroupNonUniformShuffle, "GroupNonUniformShuffle", nullptr,
+     VK_SUBGROUP_FEATURE_SHUFFLE_BIT},
+    {kGroupNonUniformShuffleRelative, "GroupNonUniformShuffleRelative",
+     nullptr, VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT},
+    {kGroupNonUniformClustered, "GroupNonUniformClustered", nullptr,
+     VK_SUBGROUP_FEATURE_CLUSTERED_BIT},
+    {kGroupNonUniformQuad, "GroupNonUniformQuad", nullptr,
+     VK_SUBGROUP_FEATURE_QUAD_BIT},
+};
+
+const char *subgroupBitName(VkSubgroupFeatureFlags bit) {
+  switch (bit) {
+  case VK_SUBGROUP_FEATURE_BASIC_BIT:
+    return "basic";
+  case VK_SUBGROUP_FEATURE_VOTE_BIT:
+    return "vote";
+  case VK_SUBGROUP_FEATURE_ARITHMETIC_BIT:
+    return "arithmetic";
+  case VK_SUBGROUP_FEATURE_BALLOT_BIT:
+    return "ballot";
+  case VK_SUBGROUP_FEATURE_SHUFFLE_BIT:
+    return "shuffle";
+  case VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT:
+    return "shuffle_relative";
+  case VK_SUBGROUP_FEATURE_CLUSTERED_BIT:
+    return "clustered";
+  case VK_SUBGROUP_FEATURE_QUAD_BIT:
+    return "quad";
+  default:
+    return "?";
+  }
+}
+
+} // namespace
+
+bool hideFeatures(const std::string &list, DeviceCapabilities &caps,
+                  std::string &error) {
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string::npos)
+      end = list.size();
+    std::string name = list.substr(start, end - start);
+    if (!name.empty()) {
+      if (name.rfind("subgroup:", 0) == 0) {
+        std::string op = name.substr(9);
+        bool found = false;
+        for (VkSubgroupFeatureFlags bit = 1; bit <= VK_SUBGROUP_FEATURE_QUAD_BIT;
+             bit <<= 1)
+          if (op == subgroupBitName(bit)) {
+            caps.subgroupOperations &= ~bit;
+            found = true;
+          }
+        if (!found) {
+          error = "KILN_VULKAN_HIDE_FEATURES: unknown subgroup operation "
+                  "class '" + op + "'";
+          return false;
+        }
+      } else if (VkBool32 *flag = featureFlag(caps, name)) {
+        *flag = VK_FALSE;
+      } else {
+        error = "KILN_VULKAN_HIDE_FEATURES: unknown feature '" + name +
+                "' (a VkPhysicalDevice*Features member such as "
+                "shaderFloat64, or subgroup:arithmetic)";
+        return false;
+      }
+    }
+    start = end + 1;
+  }
+  return true;
+}
+
+std::string missingCapability(const std::vector<uint32_t> &words,
+                              const DeviceCapabilities &caps) {
+  DeviceCapabilities copy = caps;
+  for (size_t i = 5; i < words.size();) {
+    uint32_t opcode = words[i] & 0xffff;
+    uint32_t count = words[i] >> 16;
+    if (count == 0 || i + count > words.size() || opcode == kOpFunction)
+      break;
+    if (opcode == kOpCapability && count >= 2) {
+      uint32_t capability = words[i + 1];
+      for (const Requirement &r : kRequirements) {
+        if (r.capability != capability)
+          continue;
+        if (r.feature) {
+          VkBool32 *flag = featureFlag(copy, r.feature);
+          // Features of a structure the device could not be asked for
+          // (Vulkan 1.1 devices) are the driver's to judge.
+          bool known = flag && (!caps.knownOnlyCore || flag == &copy.core.shaderFloat64 ||
+                                flag == &copy.core.shaderInt64 ||
+                                flag == &copy.core.shaderInt16);
+          if (known && !*flag)
+            return std::string("capability ") + r.capabilityName +
+                   " (Vulkan feature " + r.feature + ")";
+        } else if (!caps.subgroupInCompute ||
+                   !(caps.subgroupOperations & r.subgroup)) {
+          return std::string("capability ") + r.capabilityName +
+                 " (subgroup operations '" + subgroupBitName(r.subgroup) +
+                 "' in compute shaders)";
+        }
+      }
+    }
+    i += count;
+  }
+  return "";
+}
+
+} // namespace vkrt
+} // namespace kiln

@@ -1,0 +1,54 @@
+//===- Capabilities.h - SPIR-V capabilities against a device ----*- C++ -*-===//
+//
+// Before a module reaches the driver, every OpCapability it declares is
+// checked against what the device offers, so that a kernel compiled for a
+// richer target env than the device stops with the capability and the
+// device named instead of failing (or misbehaving) inside the driver.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_RUNTIME_VULKAN_CAPABILITIES_H
+#define KILN_RUNTIME_VULKAN_CAPABILITIES_H
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kiln {
+namespace vkrt {
+
+/// What a device offers kernels, as queried when it was opened.
+struct DeviceCapabilities {
+  VkPhysicalDeviceFeatures core{};
+  VkPhysicalDeviceVulkan11Features v11{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  VkPhysicalDeviceVulkan12Features v12{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceVulkan13Features v13{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  VkSubgroupFeatureFlags subgroupOperations = 0;
+  bool subgroupInCompute = false;
+  /// Only `core` was queried (a Vulkan 1.1 device): the other structures
+  /// hold nothing to check against.
+  bool knownOnlyCore = false;
+};
+
+/// Turns off the features named in `list` (comma-separated Vulkan feature
+/// names, e.g. "shaderFloat64,shaderInt16"): KILN_VULKAN_HIDE_FEATURES,
+/// which makes a device look like one without them. False with `error` for
+/// a name this table does not know.
+bool hideFeatures(const std::string &list, DeviceCapabilities &caps,
+                  std::string &error);
+
+/// The first capability `words` (a SPIR-V module) declares that `caps` lack,
+/// as "capability Float64 (Vulkan feature shaderFloat64)"; empty when the
+/// device has them all.
+std::string missingCapability(const std::vector<uint32_t> &words,
+                              const DeviceCapabilities &caps);
+
+} // namespace vkrt
+} // namespace kiln
+
+#endif // KILN_RUNTIME_VULKAN_CAPABILITIES_H
