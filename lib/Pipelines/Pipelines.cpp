@@ -63,6 +63,9 @@ void kiln::buildHostToLLVMPassPipeline(OpPassManager &pm) {
   // gpu-to-llvm lowers the async forms of gpu.alloc / memcpy / memset /
   // dealloc; make the synchronous ones async on one stream per function.
   fn.addPass(createGpuAsyncRegionPass());
+  // Launches on several streams have several dependencies; gpu-to-llvm
+  // takes one.
+  pm.addPass(kiln::createKilnMergeAsyncDependencies());
   pm.addPass(createKilnSyncHostSharedAlloc());
   pm.addPass(createKilnHostGPUGlobalMemorySpace());
   // Host subviews with run-time offsets expand to affine.apply: expand

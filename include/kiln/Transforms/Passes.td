@@ -318,6 +318,29 @@ def KilnCheckCUDALimits
   }];
 }
 
+def KilnMergeAsyncDependencies
+    : Pass<"kiln-merge-async-dependencies", "::mlir::ModuleOp"> {
+  let summary = "Give every async GPU op one async dependency";
+  let description = [{
+    `gpu-to-llvm` runs an async op on the stream of its single async
+    dependency and refuses ops with several, which programs using several
+    streams have (and `gpu-async-region` adds to them). Each such op gets a
+    `gpu.wait async` joining its dependencies (a new stream waiting on events
+    recorded on the others) as its one dependency.
+
+    Before:
+    ```mlir
+    %t = gpu.launch_func async [%a, %b] @m::@k ...
+    ```
+    After:
+    ```mlir
+    %j = gpu.wait async [%a, %b]
+    %t = gpu.launch_func async [%j] @m::@k ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def KilnLowerSubgroupReduce
     : Pass<"kiln-lower-subgroup-reduce", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower gpu.subgroup_reduce to butterfly shuffles";
