@@ -767,11 +767,75 @@ public:
 };
 } // namespace
 
+namespace {
+/// gpu.shuffle of any width up to the subgroup size, with every mode, as one
+/// GroupNonUniformShuffle from a computed lane: the lanes form segments of
+/// `width`, the source lane is found inside the invocation's segment, and
+/// one outside it (or past the segment's end) reads the invocation's own
+/// value with `valid` false. Upstream's patterns need the width to equal a
+/// subgroup size the target env fixes, which the desktop profile does not.
+class ShuffleToGroupNonUniform : public OpConversionPattern<gpu::ShuffleOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(gpu::ShuffleOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Type resultType = getTypeConverter()->convertType(op.getShuffleResult()
+                                                          .getType());
+    if (!resultType || adaptor.getOffset().getType() != i32 ||
+        adaptor.getWidth().getType() != i32)
+      return rewriter.notifyMatchFailure(op, "unexpected types");
+    Value lane = spirv::getBuiltinVariableValue(
+        op, spirv::BuiltIn::SubgroupLocalInvocationId, i32, rewriter);
+    Value offset = adaptor.getOffset();
+    Value width = adaptor.getWidth();
+    Value one = spirv::ConstantOp::create(rewriter, loc, i32,
+                                          rewriter.getI32IntegerAttr(1));
+    Value mask = spirv::ISubOp::create(rewriter, loc, width, one);
+    Value pos = spirv::BitwiseAndOp::create(rewriter, loc, lane, mask);
+    Value start = spirv::ISubOp::create(rewriter, loc, lane, pos);
+    Value source, valid;
+    switch (op.getMode()) {
+    case gpu::ShuffleMode::XOR: {
+      Value to = spirv::BitwiseXorOp::create(rewriter, loc, pos, offset);
+      valid = spirv::ULessThanOp::create(rewriter, loc, to, width);
+      source = spirv::IAddOp::create(rewriter, loc, start, to);
+      break;
+    }
+    case gpu::ShuffleMode::UP: {
+      valid = spirv::UGreaterThanEqualOp::create(rewriter, loc, pos, offset);
+      source = spirv::ISubOp::create(rewriter, loc, lane, offset);
+      break;
+    }
+    case gpu::ShuffleMode::DOWN: {
+      Value to = spirv::IAddOp::create(rewriter, loc, pos, offset);
+      valid = spirv::ULessThanOp::create(rewriter, loc, to, width);
+      source = spirv::IAddOp::create(rewriter, loc, lane, offset);
+      break;
+    }
+    case gpu::ShuffleMode::IDX: {
+      valid = spirv::ULessThanOp::create(rewriter, loc, offset, width);
+      source = spirv::IAddOp::create(rewriter, loc, start, offset);
+      break;
+    }
+    }
+    source = spirv::SelectOp::create(rewriter, loc, valid, source, lane);
+    auto scope = spirv::ScopeAttr::get(op.getContext(), spirv::Scope::Subgroup);
+    Value result = spirv::GroupNonUniformShuffleOp::create(
+        rewriter, loc, resultType, scope, adaptor.getValue(), source);
+    rewriter.replaceOp(op, {result, valid});
+    return success();
+  }
+};
+} // namespace
+
 static void populatePatterns(const SPIRVTypeConverter &typeConverter,
                              ScfToSPIRVContext &scfContext,
                              RewritePatternSet &patterns) {
   populateGPUToSPIRVPatterns(typeConverter, patterns);
-  patterns.add<SubgroupReduceToGroupNonUniform>(
+  patterns.add<SubgroupReduceToGroupNonUniform, ShuffleToGroupNonUniform>(
       typeConverter, patterns.getContext(), /*benefit=*/2);
   populateSCFToSPIRVPatterns(typeConverter, scfContext, patterns);
   cf::populateControlFlowToSPIRVPatterns(typeConverter, patterns);
