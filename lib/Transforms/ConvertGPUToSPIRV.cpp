@@ -34,6 +34,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/Passes.h"
@@ -780,6 +781,16 @@ public:
   LogicalResult
   matchAndRewrite(gpu::ShuffleOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // A constant width equal to the subgroup size the target env fixes is
+    // upstream's case: its ShuffleXor / ShuffleUp / ... need no lane
+    // arithmetic.
+    APInt constantWidth;
+    if (matchPattern(op.getWidth(), m_ConstantInt(&constantWidth)))
+      if (std::optional<int> size = spirv::lookupTargetEnvOrDefault(op)
+                                        .getResourceLimits()
+                                        .getSubgroupSize())
+        if (constantWidth.getSExtValue() == *size)
+          return rewriter.notifyMatchFailure(op, "upstream's case");
     Location loc = op.getLoc();
     Type i32 = rewriter.getI32Type();
     Type resultType = getTypeConverter()->convertType(op.getShuffleResult()
