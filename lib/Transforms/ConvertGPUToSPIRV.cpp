@@ -34,6 +34,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -124,6 +125,15 @@ private:
       rmw.erase();
       return success();
     }
+    if (auto rmw = dyn_cast<memref::GenericAtomicRMWOp>(user)) {
+      Value idx = linearize(b, loc, meta, rmw.getIndices());
+      auto repl = memref::GenericAtomicRMWOp::create(b, loc, flat,
+                                                     ValueRange{idx});
+      repl.getAtomicBody().takeBody(rmw.getAtomicBody());
+      rmw.replaceAllUsesWith(repl.getResult());
+      rmw.erase();
+      return success();
+    }
     if (auto vload = dyn_cast<vector::LoadOp>(user)) {
       Value idx = linearize(b, loc, meta, vload.getIndices());
       auto repl = vector::LoadOp::create(b, loc, vload.getVectorType(), flat,
@@ -201,7 +211,8 @@ private:
            << user->getName()
            << "' on a memref with dynamic shape or layout is not supported "
               "in a Vulkan kernel; use memref.load, memref.store, "
-              "memref.atomic_rmw, memref.dim, memref.subview, memref.cast, "
+              "memref.atomic_rmw, memref.generic_atomic_rmw, memref.dim, "
+              "memref.subview, memref.cast, "
               "vector.load or vector.store";
   }
 
@@ -842,11 +853,83 @@ public:
 };
 } // namespace
 
+namespace {
+/// memref.generic_atomic_rmw on an integer element: a compare-and-swap loop.
+/// The current value is loaded, the body computes the new one, and
+/// AtomicCompareExchange stores it if the element still holds the value the
+/// body saw; otherwise the loop runs the body again on the value found. The
+/// result is the value the element held before the successful exchange, as
+/// the op specifies. The loop is an scf.while, lowered with the rest of the
+/// kernel's control flow. Floats are refused: logical addressing cannot view
+/// a float element as the integer an exchange needs.
+class GenericAtomicRMWToCompareExchange
+    : public OpConversionPattern<memref::GenericAtomicRMWOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(memref::GenericAtomicRMWOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MemRefType memrefType = op.getMemref().getType();
+    Type element = memrefType.getElementType();
+    if (!element.isInteger(32) && !element.isInteger(64))
+      return rewriter.notifyMatchFailure(op, "not a 32/64-bit integer");
+    auto storage =
+        dyn_cast<spirv::StorageClassAttr>(memrefType.getMemorySpace());
+    if (!storage)
+      return rewriter.notifyMatchFailure(op, "memory space not converted");
+    const auto &converter = *getTypeConverter<SPIRVTypeConverter>();
+    Type type = converter.convertType(element);
+    Value ptr = spirv::getElementPtr(converter, memrefType,
+                                     adaptor.getMemref(), adaptor.getIndices(),
+                                     loc, rewriter);
+    if (!type || !ptr)
+      return rewriter.notifyMatchFailure(op, "cannot address the element");
+    spirv::Scope scope = storage.getValue() == spirv::StorageClass::Workgroup
+                             ? spirv::Scope::Workgroup
+                             : spirv::Scope::Device;
+    // The first guess is an atomic load: a plain load of an element other
+    // invocations update is a data race.
+    MLIRContext *ctx = op.getContext();
+    Value init = spirv::AtomicIAddOp::create(
+        rewriter, loc, type, ptr, spirv::ScopeAttr::get(ctx, scope),
+        spirv::MemorySemanticsAttr::get(ctx, spirv::MemorySemantics::None),
+        spirv::ConstantOp::getZero(type, loc, rewriter));
+    auto loop = scf::WhileOp::create(rewriter, loc, TypeRange{type},
+                                     ValueRange{init});
+    Block *before = rewriter.createBlock(&loop.getBefore(), {}, {type}, {loc});
+    Value current = before->getArgument(0);
+    Block &body = op.getAtomicBody().front();
+    IRMapping map;
+    map.map(body.getArgument(0), current);
+    for (Operation &inner : body.without_terminator())
+      rewriter.clone(inner, map);
+    auto yield = cast<memref::AtomicYieldOp>(body.getTerminator());
+    Value desired = map.lookupOrDefault(yield.getResult());
+    // Relaxed: the op promises atomicity, not ordering of other accesses
+    // (and Mesa 22.3's lavapipe loses updates of a compare-exchange loop
+    // with acquire/release semantics across the subgroups of a workgroup).
+    Value found = spirv::AtomicCompareExchangeOp::create(
+        rewriter, loc, type, ptr, spirv::ScopeAttr::get(ctx, scope),
+        spirv::MemorySemanticsAttr::get(ctx, spirv::MemorySemantics::None),
+        spirv::MemorySemanticsAttr::get(ctx, spirv::MemorySemantics::None),
+        desired, current);
+    Value retry = spirv::INotEqualOp::create(rewriter, loc, found, current);
+    scf::ConditionOp::create(rewriter, loc, retry, ValueRange{found});
+    Block *after = rewriter.createBlock(&loop.getAfter(), {}, {type}, {loc});
+    scf::YieldOp::create(rewriter, loc, after->getArgument(0));
+    rewriter.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+};
+} // namespace
+
 static void populatePatterns(const SPIRVTypeConverter &typeConverter,
                              ScfToSPIRVContext &scfContext,
                              RewritePatternSet &patterns) {
   populateGPUToSPIRVPatterns(typeConverter, patterns);
-  patterns.add<SubgroupReduceToGroupNonUniform, ShuffleToGroupNonUniform>(
+  patterns.add<SubgroupReduceToGroupNonUniform, ShuffleToGroupNonUniform,
+               GenericAtomicRMWToCompareExchange>(
       typeConverter, patterns.getContext(), /*benefit=*/2);
   populateSCFToSPIRVPatterns(typeConverter, scfContext, patterns);
   cf::populateControlFlowToSPIRVPatterns(typeConverter, patterns);
@@ -857,6 +940,24 @@ static void populatePatterns(const SPIRVTypeConverter &typeConverter,
   populateVectorToSPIRVPatterns(typeConverter, patterns);
   index::populateIndexToSPIRVPatterns(typeConverter, patterns);
   ub::populateUBToSPIRVConversionPatterns(typeConverter, patterns);
+}
+
+/// Refuses memref.generic_atomic_rmw on elements SPIR-V's compare-exchange
+/// cannot take, at the op, before conversion.
+static LogicalResult checkGenericAtomics(gpu::GPUFuncOp fn) {
+  WalkResult result = fn.walk([&](memref::GenericAtomicRMWOp op) {
+    Type element = op.getMemref().getType().getElementType();
+    if (element.isInteger(32) || element.isInteger(64))
+      return WalkResult::advance();
+    op.emitOpError("on ")
+        << element
+        << " elements has no Vulkan lowering: SPIR-V's compare-exchange "
+           "takes 32- and 64-bit integers only; use memref.atomic_rmw "
+           "(addf where the target env has AtomicFloat32AddEXT) or an "
+           "integer buffer";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
 }
 
 /// Converts `clone` (a gpu.module) into a spirv.module in place.
@@ -962,6 +1063,12 @@ static void explainFailures(ModuleOp pristine,
             op->getDialect()->getNamespace() == "spirv")
           collectMissing(op, target, missing);
       });
+    if (opName == "gpu.printf") {
+      emitError(loc) << "'gpu.printf' is not supported in Vulkan kernels: "
+                        "Kiln does not emit the debug-printf extension; on "
+                        "CUDA it prints through vprintf (--target=cuda)";
+      continue;
+    }
     InFlightDiagnostic diag = emitError(loc) << "'" << opName << "'";
     if (missing.empty()) {
       diag << " has no SPIR-V lowering in Kiln's Vulkan pipeline for this "
@@ -1026,6 +1133,7 @@ LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
     if (!fn.isKernel())
       continue;
     if (failed(checkNarrowFloatStorage(fn, env)) ||
+        failed(checkGenericAtomics(fn)) ||
         failed(materializeAttributions(fn)))
       return failure();
     FailureOr<KernelABI> abi = KernelABI::read(fn);
