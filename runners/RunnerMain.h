@@ -40,7 +40,9 @@ inline int runJitRunner(int argc, char **argv, const char *runtimeLibrary,
   std::vector<std::string> libs = {
       aot::libDirBesideTool(argv[0]) + "/" + runtimeLibrary,
       KILN_MLIR_LIB_DIR "/libmlir_runner_utils.so",
-      KILN_MLIR_LIB_DIR "/libmlir_c_runner_utils.so"};
+      KILN_MLIR_LIB_DIR "/libmlir_c_runner_utils.so",
+      // async.execute host code calls the async runtime.
+      KILN_MLIR_LIB_DIR "/libmlir_async_runtime.so"};
   std::vector<char *> args(argv, argv + argc);
   std::string sharedLibs = "--shared-libs=";
   for (size_t i = 0; i < libs.size(); ++i)
@@ -55,6 +57,19 @@ inline int runJitRunner(int argc, char **argv, const char *runtimeLibrary,
   std::string voidResult = "--entry-point-result=void";
   if (!hasResultType)
     args.push_back(voidResult.data());
+  // Without -O, JitRunnerMain runs no LLVM pass at all, and the coroutines
+  // of async.execute host code reach code generation unlowered (an LLVM
+  // ERROR); -O0's pipeline lowers them and changes nothing else.
+  bool hasOptLevel = false;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a(argv[i]);
+    a.consume_front("-");
+    a.consume_front("-");
+    hasOptLevel |= a == "O0" || a == "O1" || a == "O2" || a == "O3";
+  }
+  std::string optZero = "-O0";
+  if (!hasOptLevel)
+    args.push_back(optZero.data());
 
   mlir::DialectRegistry registry;
   registerAllDialects(registry);

@@ -4,6 +4,8 @@
 #include "kiln/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/AsyncToLLVM/AsyncToLLVM.h"
+#include "mlir/Dialect/Async/Passes.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
@@ -81,6 +83,13 @@ void kiln::buildHostToLLVMPassPipeline(OpPassManager &pm) {
   gpuToLLVM.hostBarePtrCallConv = false;
   gpuToLLVM.kernelBarePtrCallConv = false;
   pm.addPass(createGpuToLLVMConversionPass(gpuToLLVM));
+  // async.execute host code: coroutines on the async runtime
+  // (libmlir_async_runtime for the JIT runners, Kiln's own in executables;
+  // docs/abi.md). Nothing changes in a program without async ops.
+  pm.addPass(createAsyncToAsyncRuntimePass());
+  pm.addPass(createAsyncRuntimeRefCountingPass());
+  pm.addPass(createAsyncRuntimeRefCountingOptPass());
+  pm.addPass(createConvertAsyncToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
