@@ -176,7 +176,9 @@ public:
       fn.walk([&](gpu::AllReduceOp op) { ops.push_back(op); });
       if (ops.empty())
         continue;
-      KernelContext k{fn, staticWorkgroupSize(fn), 0, {}};
+      KernelContext k;
+      k.fn = fn;
+      k.staticSize = staticWorkgroupSize(fn);
       k.bufferSize = k.staticSize ? *k.staticSize : int64_t(maxInvocations);
       if (k.staticSize && *k.staticSize > int64_t(maxInvocations)) {
         fn.emitError("kernel '")
