@@ -151,6 +151,17 @@ struct DeviceOutput {
 static LogicalResult collectDeviceCode(ModuleOp module,
                                        std::vector<DeviceOutput> &outputs) {
   for (auto binary : module.getOps<gpu::BinaryOp>()) {
+    // The module's name becomes a file name inside -o's directory: nothing
+    // that leaves it or hides there.
+    StringRef name = binary.getName();
+    if (name.empty() || name == "." || name == ".." ||
+        name.find_first_of("/\\") != StringRef::npos ||
+        name.starts_with(".") ||
+        llvm::any_of(name, [](char c) { return c < 0x20 || c == 0x7f; }))
+      return binary.emitError("GPU module name '")
+             << name
+             << "' cannot name an output file (it holds a path separator, "
+                "a control character or a leading '.'); rename the module";
     for (Attribute attr : binary.getObjects()) {
       auto object = cast<gpu::ObjectAttr>(attr);
       StringRef bytes = object.getObject().getValue();

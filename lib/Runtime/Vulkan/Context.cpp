@@ -868,9 +868,30 @@ void Context::createPipeline(Kernel *kernel, size_t rawBuffers) {
     kernel->setLayouts.clear();
   }
   std::vector<std::vector<VkDescriptorSetLayoutBinding>> sets;
+  const VkPhysicalDeviceLimits &limits = properties.limits;
   auto add = [&](uint32_t set, uint32_t binding) {
+    // Checked before anything is sized from them: a set or binding from a
+    // container is untrusted (set 2^32-1 once wrapped `set + 1` to 0).
+    if (set >= limits.maxBoundDescriptorSets)
+      fatal("kernel '" + kernel->name + "' uses descriptor set " +
+            std::to_string(set) + "; device '" + properties.deviceName +
+            "' binds sets 0 to " +
+            std::to_string(limits.maxBoundDescriptorSets - 1) +
+            " (maxBoundDescriptorSets)");
+    if (binding >= limits.maxPerStageDescriptorStorageBuffers)
+      fatal("kernel '" + kernel->name + "' uses binding " +
+            std::to_string(binding) + " in descriptor set " +
+            std::to_string(set) + "; Kiln allows bindings below device '" +
+            properties.deviceName + "''s " +
+            std::to_string(limits.maxPerStageDescriptorStorageBuffers) +
+            " storage buffers per stage (maxPerStageDescriptorStorageBuffers)");
     if (sets.size() <= set)
-      sets.resize(set + 1);
+      sets.resize(size_t(set) + 1);
+    for (const VkDescriptorSetLayoutBinding &other : sets[set])
+      if (other.binding == binding)
+        fatal("kernel '" + kernel->name + "' has two arguments at descriptor "
+              "set " + std::to_string(set) + ", binding " +
+              std::to_string(binding));
     VkDescriptorSetLayoutBinding b{};
     b.binding = binding;
     b.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
@@ -1258,11 +1279,13 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
   const container::KernelInfo *info = kernel->info;
   const VkPhysicalDeviceLimits &limits = properties.limits;
   const char *axes = "xyz";
+  // An empty grid is refused, as CUDA refuses it: a launch that silently
+  // does nothing hides a wrong size computation.
   for (int i = 0; i < 3; ++i)
-    if (grid[i] < 0 || uint64_t(grid[i]) > limits.maxComputeWorkGroupCount[i])
+    if (grid[i] < 1 || uint64_t(grid[i]) > limits.maxComputeWorkGroupCount[i])
       fatal("kernel '" + kernel->name + "' launched with " +
             std::to_string(grid[i]) + " workgroups in " + axes[i] +
-            "; device '" + properties.deviceName + "' allows 0 to " +
+            "; device '" + properties.deviceName + "' allows 1 to " +
             std::to_string(limits.maxComputeWorkGroupCount[i]) +
             " (maxComputeWorkGroupCount)");
   if (info)
