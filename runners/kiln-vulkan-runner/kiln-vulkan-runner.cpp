@@ -44,6 +44,12 @@ static llvm::cl::opt<bool> validate(
     llvm::cl::desc("Enable the Khronos validation layer; any message it "
                    "reports fails the run (also KILN_VULKAN_VALIDATION=1)"),
     llvm::cl::init(false), llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<bool> robustBufferAccess(
+    "robust-buffer-access",
+    llvm::cl::desc("Out-of-bounds buffer reads in kernels return zero and "
+                   "writes are dropped (Vulkan's robustness features; also "
+                   "KILN_VULKAN_ROBUST=1)"),
+    llvm::cl::init(false), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<bool> printTiming(
     "print-timing",
     llvm::cl::desc("Print each launch's GPU and host time on stderr"),
@@ -63,6 +69,8 @@ static LogicalResult lowerForVulkan(Operation *module, JitRunnerOptions &) {
   // starts, which is after this point.
   if (!device.empty())
     setenv("KILN_VULKAN_DEVICE", device.c_str(), 1);
+  if (robustBufferAccess)
+    setenv("KILN_VULKAN_ROBUST", "1", 1);
   if (validate)
     setenv("KILN_VULKAN_VALIDATION", "1", 1);
   if (printTiming)

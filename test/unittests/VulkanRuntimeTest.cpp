@@ -136,6 +136,17 @@ void stageWithoutImport() {
   std::exit(ok ? 0 : 1);
 }
 
+/// Opens the device with KILN_VULKAN_ROBUST=1 and says on stderr which
+/// robustness it got; exits 0 when it is on.
+void openRobust() {
+  setenv("KILN_VULKAN_ROBUST", "1", 1);
+  mgpuStreamDestroy(mgpuStreamCreate());
+  KilnVulkanStats stats;
+  kilnVulkanGetStats(&stats);
+  std::fprintf(stderr, "robust %d\n", int(stats.robustBufferAccess));
+  std::exit(stats.robustBufferAccess >= 1 ? 0 : 1);
+}
+
 /// A container that lies: the shader reads 12 bytes of push constants, the
 /// argument table declares none. Only the validation layer can tell.
 void launchWithValidationError() {
@@ -263,6 +274,15 @@ TEST_F(VulkanRuntime, RawSPIRVTakesPointerSizePairs) {
 TEST_F(VulkanRuntime, StagingWithoutHostImport) {
   REQUIRE_DEVICE();
   EXPECT_EXIT(stageWithoutImport(), ::testing::ExitedWithCode(0), "staged-ok");
+}
+
+TEST_F(VulkanRuntime, RobustBufferAccessOnlyWhenAskedFor) {
+  REQUIRE_DEVICE();
+  EXPECT_EXIT(openRobust(), ::testing::ExitedWithCode(0), "robust [12]");
+  mgpuStreamDestroy(mgpuStreamCreate());
+  KilnVulkanStats stats;
+  kilnVulkanGetStats(&stats);
+  EXPECT_EQ(stats.robustBufferAccess, 0u);
 }
 
 TEST_F(VulkanRuntime, TruncatedContainerIsAnError) {

@@ -130,6 +130,9 @@ typedef struct KilnVulkanStats {
   uint64_t launches;
   uint64_t hostImports;
   uint64_t stagedCopies;
+  /// Robust buffer access on the device: 0 off, 1 core robustBufferAccess,
+  /// 2 robustBufferAccess2 (KILN_VULKAN_ROBUST=1 asks for it).
+  uint64_t robustBufferAccess;
 } KilnVulkanStats;
 KILN_RT_EXPORT void kilnVulkanGetStats(KilnVulkanStats *stats);
 

@@ -27,6 +27,7 @@ constexpr const char *kApi = "CUDA";
 constexpr const char *kDeviceVar = "KILN_CUDA_DEVICE";
 constexpr const char *kTimingVar = "KILN_CUDA_TIMING";
 constexpr const char *kValidateVar = nullptr;
+constexpr const char *kRobustVar = nullptr;
 constexpr const char *kPrintTargetFlag = "-print-chip";
 constexpr const char *kPrintTargetHelp =
     "  --print-chip         print the device's chip (sm_XX) and exit\n";
@@ -37,6 +38,7 @@ constexpr const char *kApi = "Vulkan";
 constexpr const char *kDeviceVar = "KILN_VULKAN_DEVICE";
 constexpr const char *kTimingVar = "KILN_VULKAN_TIMING";
 constexpr const char *kValidateVar = "KILN_VULKAN_VALIDATION";
+constexpr const char *kRobustVar = "KILN_VULKAN_ROBUST";
 constexpr const char *kPrintTargetFlag = "-print-target-env";
 constexpr const char *kPrintTargetHelp =
     "  --print-target-env   print the device's #spirv.target_env and exit\n";
@@ -54,6 +56,11 @@ void usage(const char *program) {
                 "any\n"
                 "                       message fails the run (%s=1)\n",
                 kValidateVar);
+  if (kRobustVar)
+    std::printf("  --robust-buffer-access  out-of-bounds buffer reads return "
+                "zero,\n"
+                "                       writes are dropped (%s=1)\n",
+                kRobustVar);
   std::printf("  --print-timing       one kiln-timing line per launch on "
               "stderr\n"
               "                       (%s=1)\n"
@@ -88,6 +95,8 @@ int main(int argc, char **argv) {
       setenv(kDeviceVar, argv[++i], 1);
     } else if (kValidateVar && std::strcmp(arg, "-validate") == 0) {
       setenv(kValidateVar, "1", 1);
+    } else if (kRobustVar && std::strcmp(arg, "-robust-buffer-access") == 0) {
+      setenv(kRobustVar, "1", 1);
     } else if (std::strcmp(arg, "-print-timing") == 0) {
       setenv(kTimingVar, "1", 1);
     } else if (std::strcmp(arg, "-list-devices") == 0) {

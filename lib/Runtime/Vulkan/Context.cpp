@@ -334,8 +334,38 @@ void Context::initDevice() {
       features13 = capabilities.v13;
     }
   }
-  // Keep the robustness features off: they cost and hide kernel bugs.
-  features.features.robustBufferAccess = VK_FALSE;
+  // Robustness is off unless asked for (KILN_VULKAN_ROBUST=1, the runners'
+  // --robust-buffer-access): it costs, and it hides kernel bugs. Asked for,
+  // an out-of-bounds access of a buffer argument reads zero and a write is
+  // dropped (robustBufferAccess2 where the device has VK_EXT_robustness2;
+  // core robustBufferAccess keeps accesses inside the buffer otherwise).
+  robust = envFlag("KILN_VULKAN_ROBUST");
+  VkPhysicalDeviceRobustness2FeaturesEXT robustness2{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT};
+  if (robust) {
+    if (!features.features.robustBufferAccess)
+      fatal(std::string("robust buffer access was asked for "
+                        "(KILN_VULKAN_ROBUST), but device '") +
+            properties.deviceName + "' does not offer robustBufferAccess");
+    stats.robustBufferAccess = 1;
+    if (has(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME)) {
+      VkPhysicalDeviceFeatures2 query{
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+      VkPhysicalDeviceRobustness2FeaturesEXT available{
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT};
+      query.pNext = &available;
+      vk.vkGetPhysicalDeviceFeatures2(physical, &query);
+      if (available.robustBufferAccess2) {
+        stats.robustBufferAccess = 2;
+        extensions.push_back(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
+        robustness2.robustBufferAccess2 = VK_TRUE;
+        robustness2.pNext = features.pNext;
+        features.pNext = &robustness2;
+      }
+    }
+  } else {
+    features.features.robustBufferAccess = VK_FALSE;
+  }
   features13.robustImageAccess = VK_FALSE;
 
   float priority = 1.0f;

@@ -171,6 +171,7 @@ public:
   KilnTimingCallback timingCallback = nullptr;
   void *timingUser = nullptr;
   bool hostImport = false;
+  bool robust = false; ///< KILN_VULKAN_ROBUST: robust buffer access on.
   bool torndown = false;
   uint64_t importAlignment = 4096;
   unsigned validationMessages = 0;

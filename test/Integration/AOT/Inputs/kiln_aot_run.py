@@ -24,7 +24,7 @@ import tempfile
 COMPILE_VALUE = {"-e", "--entry-point-result", "--target-env"}
 COMPILE_FLAGS = {"--use-64bit-index"}
 RUN_VALUE = {"--device"}
-RUN_FLAGS = {"--validate", "--print-timing"}
+RUN_FLAGS = {"--validate", "--print-timing", "--robust-buffer-access"}
 
 
 def normalize(arg):
