@@ -91,6 +91,14 @@ void Context::initInstance() {
     fatal(error);
   validation = envFlag("KILN_VULKAN_VALIDATION");
   envTiming = envFlag("KILN_VULKAN_TIMING");
+  if (const char *t = std::getenv("KILN_TIMEOUT"); t && *t) {
+    char *end = nullptr;
+    timeoutSeconds = std::strtod(t, &end);
+    if (end == t || *end != '\0' || !(timeoutSeconds > 0) ||
+        timeoutSeconds > 1e9)
+      fatal(std::string("KILN_TIMEOUT='") + t +
+            "' is not a positive number of seconds");
+  }
   if (const char *v = std::getenv("KILN_VULKAN_TIMING"))
     upstreamTiming = std::strcmp(v, "upstream") == 0;
 
@@ -1114,9 +1122,29 @@ void Context::waitAndComplete(std::vector<Submission *> &pending) {
   std::vector<VkFence> fences;
   for (Submission *s : pending)
     fences.push_back(s->fence);
-  check(vk.vkWaitForFences(device, fences.size(), fences.data(), VK_TRUE,
-                           UINT64_MAX),
-        "vkWaitForFences");
+  uint64_t timeout =
+      timeoutSeconds > 0 ? uint64_t(timeoutSeconds * 1e9) : UINT64_MAX;
+  VkResult waited = vk.vkWaitForFences(device, fences.size(), fences.data(),
+                                       VK_TRUE, timeout);
+  if (waited == VK_TIMEOUT) {
+    std::string kernels;
+    for (Submission *s : pending)
+      if (vk.vkGetFenceStatus(device, s->fence) == VK_NOT_READY)
+        kernels += (kernels.empty() ? "'" : ", '") +
+                   (s->kernel.empty() ? std::string("(a copy)") : s->kernel) +
+                   "'";
+    // The device still runs the work: waiting for it or destroying what it
+    // uses at exit would hang or be invalid, so the process stops at once.
+    std::fflush(stdout);
+    std::fprintf(stderr,
+                 "kiln-vulkan: %s did not complete within %g s "
+                 "(KILN_TIMEOUT) on device '%s'; stopping\n",
+                 kernels.empty() ? "the work" : ("kernel " + kernels).c_str(),
+                 timeoutSeconds, properties.deviceName);
+    std::fflush(stderr);
+    std::_Exit(1);
+  }
+  check(waited, "vkWaitForFences");
   for (Submission *s : pending)
     complete(s);
   pending.clear();

@@ -172,6 +172,8 @@ public:
   void *timingUser = nullptr;
   bool hostImport = false;
   bool robust = false; ///< KILN_VULKAN_ROBUST: robust buffer access on.
+  /// KILN_TIMEOUT: the longest wait for the device, in seconds (0: none).
+  double timeoutSeconds = 0;
   bool torndown = false;
   uint64_t importAlignment = 4096;
   unsigned validationMessages = 0;
