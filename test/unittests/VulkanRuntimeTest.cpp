@@ -292,6 +292,17 @@ TEST_F(VulkanRuntime, TruncatedContainerIsAnError) {
               ::testing::ExitedWithCode(1), "kiln-vulkan: cannot load GPU module");
 }
 
+TEST_F(VulkanRuntime, ContainerThatDisagreesWithItsSPIRVIsAnError) {
+  REQUIRE_DEVICE();
+  // The shader's LocalSize is 64; the container says 32.
+  std::vector<uint8_t> wrongSize = container(
+      kStridedStore, std::size(kStridedStore), 32, 12, memrefArg(0, 0));
+  EXPECT_EXIT(mgpuModuleLoad(wrongSize.data(), wrongSize.size()),
+              ::testing::ExitedWithCode(1),
+              "container gives kernel 'main' workgroup size \\(32, 1, 1\\) "
+              "but its SPIR-V \\(64, 1, 1\\)");
+}
+
 TEST_F(VulkanRuntime, GarbageIsAnError) {
   REQUIRE_DEVICE();
   const char garbage[] = "this is not a GPU module at all";
@@ -336,8 +347,15 @@ TEST_F(VulkanRuntime, ParameterCountMustMatchTheArgumentTable) {
 
 TEST_F(VulkanRuntime, WorkgroupSizeAboveTheDeviceLimitIsAnError) {
   REQUIRE_DEVICE();
-  std::vector<uint8_t> bytes = container(kStridedStore, std::size(kStridedStore),
-                                         1u << 20, 12, memrefArg(0, 0));
+  // The SPIR-V's LocalSize and the container agree on 2^20 in x.
+  std::vector<uint32_t> words(std::begin(kStridedStore),
+                              std::end(kStridedStore));
+  for (size_t i = 5; i < words.size(); i += words[i] >> 16)
+    if ((words[i] & 0xFFFF) == 16 && (words[i] >> 16) == 6 &&
+        words[i + 2] == 17)
+      words[i + 3] = 1u << 20;
+  std::vector<uint8_t> bytes =
+      container(words.data(), words.size(), 1u << 20, 12, memrefArg(0, 0));
   EXPECT_EXIT(mgpuModuleGetFunction(mgpuModuleLoad(bytes.data(), bytes.size()),
                                     "main"),
               ::testing::ExitedWithCode(1),

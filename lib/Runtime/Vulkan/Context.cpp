@@ -17,6 +17,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <sys/mman.h>
+#include <array>
+#include <map>
 #include <unistd.h>
 
 using namespace kiln;
@@ -740,9 +742,14 @@ void Context::fill(void *dst, uint32_t pattern, unsigned patternBytes,
 /// Names of the GLCompute entry points of a SPIR-V module; false when the
 /// words are not a well-formed instruction stream (drivers may crash on
 /// those rather than fail).
+/// Lists the GLCompute entry points of `words` and, where the module fixes
+/// it with OpExecutionMode LocalSize, each one's workgroup size (0s when it
+/// does not).
 static bool scanEntryPoints(const std::vector<uint32_t> &words,
                             std::vector<std::string> &names,
+                            std::map<std::string, std::array<uint32_t, 3>> &sizes,
                             std::string &error) {
+  std::map<uint32_t, std::string> byId;
   if (words.size() < 5 || words[0] != container::kSPIRVMagic) {
     error = "the SPIR-V header is missing or has a bad magic number";
     return false;
@@ -754,11 +761,20 @@ static bool scanEntryPoints(const std::vector<uint32_t> &words,
               " runs past the end of the module";
       return false;
     }
-    const uint32_t kOpEntryPoint = 15, kGLCompute = 5;
+    const uint32_t kOpEntryPoint = 15, kOpExecutionMode = 16,
+                   kGLCompute = 5, kLocalSize = 17;
     if (opcode == kOpEntryPoint && count >= 4 && words[i + 1] == kGLCompute) {
       const char *chars = reinterpret_cast<const char *>(&words[i + 3]);
       size_t maxLen = (count - 3) * 4;
       names.emplace_back(chars, strnlen(chars, maxLen));
+      byId[words[i + 2]] = names.back();
+      sizes[names.back()] = {0, 0, 0};
+    }
+    if (opcode == kOpExecutionMode && count == 6 &&
+        words[i + 2] == kLocalSize) {
+      auto it = byId.find(words[i + 1]);
+      if (it != byId.end())
+        sizes[it->second] = {words[i + 3], words[i + 4], words[i + 5]};
     }
     i += count;
   }
@@ -802,8 +818,30 @@ Module *Context::loadModule(const void *data, size_t size) {
     numWords = module->info.spirv.size();
   }
   std::string error;
-  if (!scanEntryPoints(module->info.spirv, module->entryPoints, error))
+  std::map<std::string, std::array<uint32_t, 3>> localSizes;
+  if (!scanEntryPoints(module->info.spirv, module->entryPoints, localSizes,
+                       error))
     fatal("cannot load GPU module: " + error);
+  // The container's argument table is trusted only where the SPIR-V agrees:
+  // every kernel it lists is an entry point with the workgroup size it says.
+  if (module->isContainer)
+    for (const container::KernelInfo &k : module->info.kernels) {
+      auto it = localSizes.find(k.name);
+      if (it == localSizes.end())
+        fatal("cannot load GPU module: its container lists kernel '" +
+              k.name + "', which its SPIR-V has no entry point for");
+      const std::array<uint32_t, 3> &local = it->second;
+      if (local[0] != 0 && (local[0] != k.workgroupSize[0] ||
+                            local[1] != k.workgroupSize[1] ||
+                            local[2] != k.workgroupSize[2]))
+        fatal("cannot load GPU module: its container gives kernel '" +
+              k.name + "' workgroup size (" +
+              std::to_string(k.workgroupSize[0]) + ", " +
+              std::to_string(k.workgroupSize[1]) + ", " +
+              std::to_string(k.workgroupSize[2]) + ") but its SPIR-V (" +
+              std::to_string(local[0]) + ", " + std::to_string(local[1]) +
+              ", " + std::to_string(local[2]) + ")");
+    }
   std::string missing = missingCapability(module->info.spirv, capabilities);
   if (!missing.empty()) {
     std::string kernels;
