@@ -238,6 +238,25 @@ bool kiln::container::parse(const void *data, size_t size, ModuleInfo &module,
               static_cast<size_t>(wordCount) * 4);
   if (module.spirv[0] != kSPIRVMagic)
     return corrupt(error, "SPIR-V words do not start with the SPIR-V magic");
+  for (size_t i = 0; i < module.kernels.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (module.kernels[i].name == module.kernels[j].name)
+        return corrupt(error, "kernel '" + module.kernels[i].name +
+                                  "' is listed twice");
+  // Only the canonical encoding is accepted (every container written round-
+  // trips byte for byte): padding and unused fields must be what write()
+  // puts there, so no two byte strings mean the same module.
+  std::vector<uint8_t> canonical = write(module);
+  if (canonical.size() != size ||
+      std::memcmp(canonical.data(), data, size) != 0) {
+    size_t at = 0;
+    while (at < std::min(canonical.size(), size) &&
+           canonical[at] == static_cast<const uint8_t *>(data)[at])
+      ++at;
+    return corrupt(error, "byte " + std::to_string(at) +
+                              " differs from the canonical encoding "
+                              "(padding or an unused field is not zero)");
+  }
   return true;
 }
 

@@ -75,6 +75,48 @@ TEST(Container, NamesArePadded) {
   EXPECT_EQ(back.kernels[0].name, "abcde");
 }
 
+TEST(Container, OnlyTheCanonicalEncodingParses) {
+  ModuleInfo m = makeModule();
+  m.kernels[0].name = "abcde"; // 5 bytes, padded to 8
+  std::vector<uint8_t> bytes = write(m);
+  // Find the name's padding and make it non-zero: same module, other bytes.
+  size_t at = 0;
+  while (std::memcmp(bytes.data() + at, "abcde", 5) != 0)
+    ++at;
+  ASSERT_EQ(bytes[at + 5], 0);
+  bytes[at + 5] = 'x';
+  ModuleInfo back;
+  std::string error;
+  EXPECT_FALSE(parse(bytes.data(), bytes.size(), back, error));
+  EXPECT_NE(error.find("differs from the canonical encoding"),
+            std::string::npos)
+      << error;
+}
+
+TEST(Container, EveryByteFlipEitherFailsOrRoundTrips) {
+  std::vector<uint8_t> bytes = write(makeModule());
+  for (size_t i = 0; i < bytes.size(); ++i)
+    for (uint8_t flip : {0x01, 0x80, 0xff}) {
+      std::vector<uint8_t> mutated = bytes;
+      mutated[i] ^= flip;
+      ModuleInfo back;
+      std::string error;
+      if (parse(mutated.data(), mutated.size(), back, error)) {
+        EXPECT_EQ(write(back), mutated) << "byte " << i;
+      }
+    }
+}
+
+TEST(Container, DuplicateKernelNamesFail) {
+  ModuleInfo m = makeModule();
+  m.kernels[1].name = "scale";
+  std::vector<uint8_t> bytes = write(m);
+  ModuleInfo back;
+  std::string error;
+  EXPECT_FALSE(parse(bytes.data(), bytes.size(), back, error));
+  EXPECT_NE(error.find("'scale' is listed twice"), std::string::npos) << error;
+}
+
 TEST(Container, EveryTruncationFails) {
   std::vector<uint8_t> bytes = write(makeModule());
   for (size_t n = 0; n < bytes.size(); ++n) {
