@@ -231,6 +231,15 @@ CUresult cuStreamSynchronize(void *) {
   }
   return 0;
 }
+// FAKE_CUDA_BUSY=1: work never completes (a kernel that runs forever).
+static bool busy() {
+  const char *v = std::getenv("FAKE_CUDA_BUSY");
+  return v && *v == '1';
+}
+CUresult cuStreamQuery(void *s) {
+  return busy() ? 600 : cuStreamSynchronize(s);
+}
+CUresult cuEventQuery(void *e) { return busy() ? 600 : cuStreamSynchronize(e); }
 CUresult cuStreamWaitEvent(void *, void *, unsigned) { return 0; }
 CUresult cuEventCreate(void **e, unsigned) { *e = new int(0); return 0; }
 CUresult cuEventDestroy_v2(void *e) { delete (int *)e; return 0; }

@@ -59,11 +59,11 @@ void usage(const char *program) {
   if (kRobustVar)
     std::printf("  --robust-buffer-access  out-of-bounds buffer reads return "
                 "zero,\n"
-                "                       writes are dropped (%s=1)\n"
-                "  --timeout=SECONDS    stop with an error when a wait for the "
-                "device\n"
-                "                       lasts longer (KILN_TIMEOUT)\n",
+                "                       writes are dropped (%s=1)\n",
                 kRobustVar);
+  std::printf("  --timeout=SECONDS    stop with an error when a wait for the "
+              "device\n"
+              "                       lasts longer (KILN_TIMEOUT)\n");
   std::printf("  --print-timing       one kiln-timing line per launch on "
               "stderr\n"
               "                       (%s=1)\n"
@@ -100,7 +100,7 @@ int main(int argc, char **argv) {
       setenv(kValidateVar, "1", 1);
     } else if (kRobustVar && std::strcmp(arg, "-robust-buffer-access") == 0) {
       setenv(kRobustVar, "1", 1);
-    } else if (kRobustVar && std::strncmp(arg, "-timeout=", 9) == 0) {
+    } else if (std::strncmp(arg, "-timeout=", 9) == 0) {
       setenv("KILN_TIMEOUT", arg + 9, 1);
     } else if (std::strcmp(arg, "-print-timing") == 0) {
       setenv(kTimingVar, "1", 1);

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -62,8 +63,60 @@ public:
       const char *timingEnv = std::getenv("KILN_CUDA_TIMING");
       envTiming = timingEnv && *timingEnv && std::strcmp(timingEnv, "0") != 0;
       timing = envTiming || timingCallback;
+      if (const char *t = std::getenv("KILN_TIMEOUT"); t && *t) {
+        char *end = nullptr;
+        timeoutSeconds = std::strtod(t, &end);
+        if (end == t || *end != '\0' || !(timeoutSeconds > 0) ||
+            timeoutSeconds > 1e9)
+          fatal(std::string("KILN_TIMEOUT='") + t +
+                "' is not a positive number of seconds");
+      }
     }
     return drv;
+  }
+
+  /// What runs on `stream`, for messages: its last kernel.
+  std::string workOn(CUstream stream) const {
+    auto it = lastKernel.find(stream);
+    return it == lastKernel.end() ? std::string("the work on a stream")
+                                  : "kernel '" + it->second + "'";
+  }
+
+  /// Waits for a stream or event: `block` without KILN_TIMEOUT; with it,
+  /// `query` polled until done, and past the limit the process stops at
+  /// once (the device still runs the work) naming `what` and the limit.
+  template <typename Query, typename Block>
+  void waitFor(Query query, Block block, const char *call,
+               const std::string &what) {
+    if (timeoutSeconds <= 0) {
+      check(block(), call);
+      return;
+    }
+    auto start = std::chrono::steady_clock::now();
+    auto pause = std::chrono::microseconds(20);
+    while (true) {
+      CUresult result = query();
+      if (result != CUDA_ERROR_NOT_READY) {
+        check(result, call);
+        return;
+      }
+      double waited = std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - start)
+                          .count();
+      if (waited > timeoutSeconds) {
+        int device = currentDevice();
+        std::fflush(stdout);
+        std::fprintf(stderr,
+                     "kiln-cuda: %s did not complete within %g s "
+                     "(KILN_TIMEOUT) on device %d (%s); stopping\n",
+                     what.c_str(), timeoutSeconds, device,
+                     deviceName(device).c_str());
+        std::fflush(stderr);
+        std::_Exit(1);
+      }
+      std::this_thread::sleep_for(pause);
+      pause = std::min(pause * 2, std::chrono::microseconds(1000));
+    }
   }
 
   void check(CUresult result, const char *call, const std::string &what = "") {
@@ -275,6 +328,7 @@ public:
               CUstream stream, void **params, void **extra) {
     const FunctionInfo &info = infoOf(function);
     const std::string &name = info.name;
+    lastKernel[stream] = name;
     for (int i = 0; i < 3; ++i) {
       if (grid[i] < 1 || grid[i] > 0x7fffffff || block[i] < 1 ||
           block[i] > 0x7fffffff)
@@ -466,6 +520,10 @@ private:
   bool loaded = false;
   bool timing = false;    ///< Launches are timed with events.
   bool envTiming = false; ///< KILN_CUDA_TIMING: print the times.
+  /// KILN_TIMEOUT: the longest wait for the device, in seconds (0: none).
+  double timeoutSeconds = 0;
+  /// The last kernel launched on each stream, for messages.
+  std::unordered_map<CUstream, std::string> lastKernel;
   KilnTimingCallback timingCallback = nullptr;
   void *timingUser = nullptr;
   int selected = -1;
@@ -596,8 +654,11 @@ void mgpuStreamDestroy(void *stream) {
 
 void mgpuStreamSynchronize(void *stream) {
   Scoped s;
-  s.runtime.check(s.drv().cuStreamSynchronize(static_cast<CUstream>(stream)),
-                  "cuStreamSynchronize");
+  auto cuStream = static_cast<CUstream>(stream);
+  std::string what = s.runtime.workOn(cuStream);
+  s.runtime.waitFor([&] { return s.drv().cuStreamQuery(cuStream); },
+                    [&] { return s.drv().cuStreamSynchronize(cuStream); },
+                    "cuStreamSynchronize", what);
 }
 
 void mgpuStreamWaitEvent(void *stream, void *event) {
@@ -623,8 +684,10 @@ void mgpuEventDestroy(void *event) {
 
 void mgpuEventSynchronize(void *event) {
   Scoped s;
-  s.runtime.check(s.drv().cuEventSynchronize(static_cast<CUevent>(event)),
-                  "cuEventSynchronize");
+  auto cuEvent = static_cast<CUevent>(event);
+  s.runtime.waitFor([&] { return s.drv().cuEventQuery(cuEvent); },
+                    [&] { return s.drv().cuEventSynchronize(cuEvent); },
+                    "cuEventSynchronize", "the work before an event");
 }
 
 void mgpuEventRecord(void *event, void *stream) {
