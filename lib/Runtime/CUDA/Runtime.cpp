@@ -4,6 +4,7 @@
 
 #include "../DeviceChoice.h"
 #include "../FillResource.h"
+#include "../Timeout.h"
 #include "Driver.h"
 #include "kiln/Target/Container.h"
 
@@ -63,14 +64,8 @@ public:
       const char *timingEnv = std::getenv("KILN_CUDA_TIMING");
       envTiming = timingEnv && *timingEnv && std::strcmp(timingEnv, "0") != 0;
       timing = envTiming || timingCallback;
-      if (const char *t = std::getenv("KILN_TIMEOUT"); t && *t) {
-        char *end = nullptr;
-        timeoutSeconds = std::strtod(t, &end);
-        if (end == t || *end != '\0' || !(timeoutSeconds > 0) ||
-            timeoutSeconds > 1e9)
-          fatal(std::string("KILN_TIMEOUT='") + t +
-                "' is not a positive number of seconds");
-      }
+      if (std::string error; !kiln::rt::readTimeout(timeoutSeconds, error))
+        fatal(error);
     }
     return drv;
   }

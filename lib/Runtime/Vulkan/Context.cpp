@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Context.h"
+#include "../Timeout.h"
 #include "../DeviceChoice.h"
 
 #include <algorithm>
@@ -93,14 +94,8 @@ void Context::initInstance() {
     fatal(error);
   validation = envFlag("KILN_VULKAN_VALIDATION");
   envTiming = envFlag("KILN_VULKAN_TIMING");
-  if (const char *t = std::getenv("KILN_TIMEOUT"); t && *t) {
-    char *end = nullptr;
-    timeoutSeconds = std::strtod(t, &end);
-    if (end == t || *end != '\0' || !(timeoutSeconds > 0) ||
-        timeoutSeconds > 1e9)
-      fatal(std::string("KILN_TIMEOUT='") + t +
-            "' is not a positive number of seconds");
-  }
+  if (std::string error; !kiln::rt::readTimeout(timeoutSeconds, error))
+    fatal(error);
   if (const char *v = std::getenv("KILN_VULKAN_TIMING"))
     upstreamTiming = std::strcmp(v, "upstream") == 0;
 
