@@ -20,9 +20,11 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -89,6 +91,25 @@ runLowering(mlir::Operation *module,
   mlir::PassManager pm(module->getContext());
   build(pm);
   return pm.run(module);
+}
+
+/// `--timeout=SECONDS`, the same on both runners, in the runner's option
+/// `category`; applyTimeoutOption() hands it to the runtime as KILN_TIMEOUT.
+inline llvm::cl::opt<std::string> &
+timeoutOption(llvm::cl::OptionCategory &category) {
+  static llvm::cl::opt<std::string> option(
+      "timeout",
+      llvm::cl::desc("Stop with an error naming the kernel when a wait for "
+                     "the device lasts longer than this many seconds (also "
+                     "KILN_TIMEOUT)"),
+      llvm::cl::value_desc("seconds"), llvm::cl::init(""),
+      llvm::cl::cat(category));
+  return option;
+}
+
+inline void applyTimeoutOption(const llvm::cl::opt<std::string> &option) {
+  if (!option.empty())
+    setenv("KILN_TIMEOUT", option.c_str(), 1);
 }
 
 /// True when argv holds `--NAME` or `-NAME`.

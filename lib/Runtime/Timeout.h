@@ -8,6 +8,7 @@
 #ifndef KILN_RUNTIME_TIMEOUT_H
 #define KILN_RUNTIME_TIMEOUT_H
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -30,6 +31,23 @@ inline bool readTimeout(double &seconds, std::string &error) {
     return false;
   }
   return true;
+}
+
+/// Reports that `what` did not complete within `seconds` on `device` and
+/// ends the process at once: the device still runs the work, and waiting
+/// for it or destroying what it uses at exit would hang or be invalid.
+/// `runtime` is the message prefix ("kiln-vulkan").
+[[noreturn]] inline void stopAfterTimeout(const char *runtime,
+                                          const std::string &what,
+                                          double seconds,
+                                          const std::string &device) {
+  std::fflush(stdout);
+  std::fprintf(stderr,
+               "%s: %s did not complete within %g s (KILN_TIMEOUT) on "
+               "device %s; stopping\n",
+               runtime, what.c_str(), seconds, device.c_str());
+  std::fflush(stderr);
+  std::_Exit(1);
 }
 
 } // namespace rt

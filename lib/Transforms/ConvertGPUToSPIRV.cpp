@@ -771,8 +771,7 @@ public:
                  : make(spirv::GroupNonUniformBitwiseXorOp());
       break;
     }
-    if (!r || isFloat != isa<FloatType>(v.getType()))
-      return rewriter.notifyMatchFailure(op, "operation and type disagree");
+    // (The op's verifier has already matched the operation to the type.)
     rewriter.replaceOp(op, r);
     return success();
   }

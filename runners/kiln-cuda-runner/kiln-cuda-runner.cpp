@@ -49,13 +49,8 @@ static llvm::cl::opt<std::string> cudaPath(
     llvm::cl::desc("CUDA toolkit root (default: $CUDA_PATH, $PATH, "
                    "/usr/local/cuda)"),
     llvm::cl::init(""), llvm::cl::cat(runnerCategory));
-static llvm::cl::opt<std::string> timeout(
-    "timeout",
-    llvm::cl::desc("Stop with an error naming the kernel when a wait for the "
-                   "device lasts longer than this many seconds (also "
-                   "KILN_TIMEOUT)"),
-    llvm::cl::value_desc("seconds"), llvm::cl::init(""),
-    llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<std::string> &timeout =
+    kiln::timeoutOption(runnerCategory);
 static llvm::cl::opt<bool> printTiming(
     "print-timing",
     llvm::cl::desc("Print each launch's GPU and host time on stderr"),
@@ -77,8 +72,7 @@ static LogicalResult lowerForCUDA(Operation *module, JitRunnerOptions &) {
     setenv("KILN_CUDA_DEVICE", device.c_str(), 1);
   if (printTiming)
     setenv("KILN_CUDA_TIMING", "1", 1);
-  if (!timeout.empty())
-    setenv("KILN_TIMEOUT", timeout.c_str(), 1);
+  kiln::applyTimeoutOption(timeout);
   if (kiln::isLoweredToLLVM(module))
     return success();
   kiln::GPUToNVVMPipelineOptions options;

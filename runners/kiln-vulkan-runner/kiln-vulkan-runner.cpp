@@ -44,13 +44,8 @@ static llvm::cl::opt<bool> validate(
     llvm::cl::desc("Enable the Khronos validation layer; any message it "
                    "reports fails the run (also KILN_VULKAN_VALIDATION=1)"),
     llvm::cl::init(false), llvm::cl::cat(runnerCategory));
-static llvm::cl::opt<std::string> timeout(
-    "timeout",
-    llvm::cl::desc("Stop with an error naming the kernel when a wait for the "
-                   "device lasts longer than this many seconds (also "
-                   "KILN_TIMEOUT)"),
-    llvm::cl::value_desc("seconds"), llvm::cl::init(""),
-    llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<std::string> &timeout =
+    kiln::timeoutOption(runnerCategory);
 static llvm::cl::opt<bool> robustBufferAccess(
     "robust-buffer-access",
     llvm::cl::desc("Out-of-bounds buffer reads in kernels return zero and "
@@ -78,8 +73,7 @@ static LogicalResult lowerForVulkan(Operation *module, JitRunnerOptions &) {
     setenv("KILN_VULKAN_DEVICE", device.c_str(), 1);
   if (robustBufferAccess)
     setenv("KILN_VULKAN_ROBUST", "1", 1);
-  if (!timeout.empty())
-    setenv("KILN_TIMEOUT", timeout.c_str(), 1);
+  kiln::applyTimeoutOption(timeout);
   if (validate)
     setenv("KILN_VULKAN_VALIDATION", "1", 1);
   if (printTiming)

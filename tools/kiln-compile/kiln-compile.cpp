@@ -154,9 +154,8 @@ static LogicalResult collectDeviceCode(ModuleOp module,
     // The module's name becomes a file name inside -o's directory: nothing
     // that leaves it or hides there.
     StringRef name = binary.getName();
-    if (name.empty() || name == "." || name == ".." ||
+    if (name.empty() || name.starts_with(".") ||
         name.find_first_of("/\\") != StringRef::npos ||
-        name.starts_with(".") ||
         llvm::any_of(name, [](char c) { return c < 0x20 || c == 0x7f; }))
       return binary.emitError("GPU module name '")
              << name

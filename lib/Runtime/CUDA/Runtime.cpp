@@ -100,14 +100,9 @@ public:
                           .count();
       if (waited > timeoutSeconds) {
         int device = currentDevice();
-        std::fflush(stdout);
-        std::fprintf(stderr,
-                     "kiln-cuda: %s did not complete within %g s "
-                     "(KILN_TIMEOUT) on device %d (%s); stopping\n",
-                     what.c_str(), timeoutSeconds, device,
-                     deviceName(device).c_str());
-        std::fflush(stderr);
-        std::_Exit(1);
+        kiln::rt::stopAfterTimeout("kiln-cuda", what, timeoutSeconds,
+                                   std::to_string(device) + " (" +
+                                       deviceName(device) + ")");
       }
       std::this_thread::sleep_for(pause);
       pause = std::min(pause * 2, std::chrono::microseconds(1000));

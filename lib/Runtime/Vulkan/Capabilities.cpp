@@ -9,11 +9,13 @@ namespace vkrt {
 
 namespace {
 
-/// Returns a pointer to the named feature's flag, or null.
-VkBool32 *featureFlag(DeviceCapabilities &c, const std::string &name) {
+/// Returns a pointer to the named feature's flag in `c` (const or not), or
+/// null.
+template <typename Caps>
+auto featureFlag(Caps &c, const std::string &name) -> decltype(&c.core.shaderFloat64) {
   struct Entry {
     const char *name;
-    VkBool32 *flag;
+    decltype(&c.core.shaderFloat64) flag;
   };
   const Entry entries[] = {
       {"shaderFloat64", &c.core.shaderFloat64},
@@ -198,7 +200,14 @@ bool hideFeatures(const std::string &list, DeviceCapabilities &caps,
 
 std::string missingCapability(const std::vector<uint32_t> &words,
                               const DeviceCapabilities &caps) {
-  DeviceCapabilities copy = caps;
+  // Features of a structure the device could not be asked for (Vulkan 1.1
+  // devices: only `core` was queried) are the driver's to judge.
+  auto known = [&](const VkBool32 *flag) {
+    auto *core = reinterpret_cast<const char *>(&caps.core);
+    auto *at = reinterpret_cast<const char *>(flag);
+    return flag && (!caps.knownOnlyCore ||
+                    (at >= core && at < core + sizeof(caps.core)));
+  };
   for (size_t i = 5; i < words.size();) {
     uint32_t opcode = words[i] & 0xffff;
     uint32_t count = words[i] >> 16;
@@ -210,13 +219,8 @@ std::string missingCapability(const std::vector<uint32_t> &words,
         if (r.capability != capability)
           continue;
         if (r.feature) {
-          VkBool32 *flag = featureFlag(copy, r.feature);
-          // Features of a structure the device could not be asked for
-          // (Vulkan 1.1 devices) are the driver's to judge.
-          bool known = flag && (!caps.knownOnlyCore || flag == &copy.core.shaderFloat64 ||
-                                flag == &copy.core.shaderInt64 ||
-                                flag == &copy.core.shaderInt16);
-          if (known && !*flag)
+          const VkBool32 *flag = featureFlag(caps, r.feature);
+          if (known(flag) && !*flag)
             return std::string("capability ") + r.capabilityName +
                    " (Vulkan feature " + r.feature + ")";
         } else if (!caps.subgroupInCompute ||

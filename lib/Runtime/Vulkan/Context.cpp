@@ -734,12 +734,10 @@ void Context::fill(void *dst, uint32_t pattern, unsigned patternBytes,
 // Modules and kernels
 //===----------------------------------------------------------------------===//
 
-/// Names of the GLCompute entry points of a SPIR-V module; false when the
-/// words are not a well-formed instruction stream (drivers may crash on
-/// those rather than fail).
-/// Lists the GLCompute entry points of `words` and, where the module fixes
-/// it with OpExecutionMode LocalSize, each one's workgroup size (0s when it
-/// does not).
+/// Names of the GLCompute entry points of a SPIR-V module and, where the
+/// module fixes it with OpExecutionMode LocalSize, each one's workgroup size
+/// (0s when it does not); false when the words are not a well-formed
+/// instruction stream (drivers may crash on those rather than fail).
 static bool scanEntryPoints(const std::vector<uint32_t> &words,
                             std::vector<std::string> &names,
                             std::map<std::string, std::array<uint32_t, 3>> &sizes,
@@ -1166,16 +1164,9 @@ void Context::waitAndComplete(std::vector<Submission *> &pending) {
         kernels += (kernels.empty() ? "'" : ", '") +
                    (s->kernel.empty() ? std::string("(a copy)") : s->kernel) +
                    "'";
-    // The device still runs the work: waiting for it or destroying what it
-    // uses at exit would hang or be invalid, so the process stops at once.
-    std::fflush(stdout);
-    std::fprintf(stderr,
-                 "kiln-vulkan: %s did not complete within %g s "
-                 "(KILN_TIMEOUT) on device '%s'; stopping\n",
-                 kernels.empty() ? "the work" : ("kernel " + kernels).c_str(),
-                 timeoutSeconds, properties.deviceName);
-    std::fflush(stderr);
-    std::_Exit(1);
+    kiln::rt::stopAfterTimeout(
+        "kiln-vulkan", kernels.empty() ? "the work" : "kernel " + kernels,
+        timeoutSeconds, std::string("'") + properties.deviceName + "'");
   }
   check(waited, "vkWaitForFences");
   for (Submission *s : pending)
