@@ -196,7 +196,7 @@ bool kiln::container::parse(const void *data, size_t size, ModuleInfo &module,
         return false;
       std::string where =
           "kernel '" + k.name + "' argument " + std::to_string(j);
-      if (kind > static_cast<uint32_t>(ArgKind::Scalar))
+      if (kind > static_cast<uint32_t>(ArgKind::StridedAddress))
         return corrupt(error, where + " has kind " + std::to_string(kind));
       if (type > static_cast<uint32_t>(ScalarType::Index))
         return corrupt(error, where + " has scalar type " +
@@ -204,21 +204,31 @@ bool kiln::container::parse(const void *data, size_t size, ModuleInfo &module,
       a.kind = static_cast<ArgKind>(kind);
       a.scalarType = static_cast<ScalarType>(type);
       bool isScalar = a.kind == ArgKind::Scalar;
+      bool isAddress = isAddressKind(a.kind);
       if (isScalar != (a.scalarType != ScalarType::None))
         return corrupt(error, where + " mixes kind and scalar type");
       if (a.size == 0 || a.size > 1024 || a.rank > 8 ||
           (isScalar && (a.size != 4 && a.size != 8)))
         return corrupt(error, where + " has size " + std::to_string(a.size) +
                                   " and rank " + std::to_string(a.rank));
+      if (isAddress && (a.set != 0 || a.binding != 0))
+        return corrupt(error, where + " is bound by device address but has "
+                                      "descriptor set " +
+                                  std::to_string(a.set) + ", binding " +
+                                  std::to_string(a.binding));
       if (a.pushConstantOffset != kNoPushConstant) {
-        uint64_t bytes = isScalar ? a.size
-                                  : (1 + 2 * uint64_t(a.rank)) *
-                                        (module.indexBits / 8);
-        if (uint64_t(a.pushConstantOffset) + bytes > k.pushConstantSize)
+        if (isAddress && a.pushConstantOffset % 8)
+          return corrupt(error, where + " has its device address at "
+                                        "push-constant offset " +
+                                    std::to_string(a.pushConstantOffset) +
+                                    ", not a multiple of 8");
+        if (uint64_t(a.pushConstantOffset) +
+                a.pushConstantBytes(module.indexBits) >
+            k.pushConstantSize)
           return corrupt(error, where + " has push-constant data past the " +
                                     "end of the block");
-      } else if (isScalar) {
-        return corrupt(error, where + " is a scalar without push constant");
+      } else if (isScalar || isAddress) {
+        return corrupt(error, where + " has no push-constant data");
       }
       k.args.push_back(a);
     }

@@ -41,8 +41,8 @@ void kiln::buildGPUToSPIRVDevicePassPipeline(
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createKilnAttachSPIRVTargetEnv(
       KilnAttachSPIRVTargetEnvOptions{options.targetEnv}));
-  pm.addPass(createKilnSPIRVKernelABI(
-      KilnSPIRVKernelABIOptions{options.use64BitIndex}));
+  pm.addPass(createKilnSPIRVKernelABI(KilnSPIRVKernelABIOptions{
+      options.use64BitIndex, options.bufferDeviceAddress}));
   addKernelFeatureLowering(pm);
   pm.addPass(createKilnConvertGPUToSPIRV(
       KilnConvertGPUToSPIRVOptions{options.use64BitIndex}));

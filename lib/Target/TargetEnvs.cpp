@@ -18,8 +18,9 @@ struct Profile {
 };
 } // namespace
 
-// Vulkan 1.3 with the 8/16/64-bit types, 8/16-bit storage, int64 atomics and
-// every subgroup operation class but clustered: the version, capabilities and
+// Vulkan 1.3 with the 8/16/64-bit types, 8/16-bit storage, int64 atomics,
+// buffer device addresses and every subgroup operation class but clustered:
+// the version, capabilities and
 // extensions of the `desktop` and `lavapipe` profiles.
 #define KILN_VULKAN_1_3_FULL_VCE                                               \
   "#spirv.target_env<#spirv.vce<v1.6, [Shader, Float16, Float64, Int8, "       \
@@ -29,9 +30,11 @@ struct Profile {
   "GroupNonUniform, GroupNonUniformVote, GroupNonUniformArithmetic, "          \
   "GroupNonUniformBallot, GroupNonUniformShuffle, "                            \
   "GroupNonUniformShuffleRelative, GroupNonUniformQuad, DotProduct, "          \
-  "DotProductInputAll, DotProductInput4x8Bit, DotProductInput4x8BitPacked], "  \
+  "DotProductInputAll, DotProductInput4x8Bit, DotProductInput4x8BitPacked, "   \
+  "PhysicalStorageBufferAddresses], "                                          \
   "[SPV_KHR_storage_buffer_storage_class, SPV_KHR_8bit_storage, "              \
-  "SPV_KHR_16bit_storage, SPV_KHR_integer_dot_product]>, api=Vulkan, "
+  "SPV_KHR_16bit_storage, SPV_KHR_integer_dot_product, "                       \
+  "SPV_KHR_physical_storage_buffer]>, api=Vulkan, "
 
 // Limits are the Vulkan core minimums unless the profile names a device.
 // docs/target-envs.md lists what each profile holds and why.

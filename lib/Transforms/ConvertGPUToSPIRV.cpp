@@ -59,6 +59,11 @@ using container::ScalarType;
 /// fields: an array of their byte offsets. Internal to this pass.
 static constexpr llvm::StringLiteral kPushConstantFieldsAttr =
     "kiln.push_constant_fields";
+/// Kernel arguments of the converted clone bound by device address: pairs
+/// of (argument number, push-constant offset of its address). Internal.
+static constexpr llvm::StringLiteral kAddressArgsAttr = "kiln.address_args";
+/// Marks such an argument until the signature is final. Internal.
+static constexpr llvm::StringLiteral kAddressFieldAttr = "kiln.address_field";
 
 //===----------------------------------------------------------------------===//
 // Flattening memrefs with dynamic shape or layout
@@ -278,6 +283,23 @@ static LogicalResult rewriteKernelSignature(gpu::GPUFuncOp fn,
     flats.push_back({i, fn.getArgument(pos)});
   }
 
+  // Arguments bound by device address (the flat buffer where there is one)
+  // convert as storage buffers with a placeholder binding; the address in
+  // the push constants replaces them after the conversion
+  // (materializePushConstants).
+  for (unsigned i = 0; i < numOriginal; ++i) {
+    const ArgInfo &a = abi.args[i];
+    if (!container::isAddressKind(a.kind))
+      continue;
+    unsigned pos = i;
+    for (auto [original, flat] : flats)
+      if (original == i)
+        pos = flat.getArgNumber();
+    fn.setArgAttr(pos, varABIName, placeholderABI);
+    fn.setArgAttr(pos, kAddressFieldAttr,
+                  b.getI32IntegerAttr(a.pushConstantOffset));
+  }
+
   // Every push-constant field: (offset, type) -> argument.
   std::map<unsigned, Type> fields;
   unsigned ib = abi.indexBytes();
@@ -287,9 +309,11 @@ static LogicalResult rewriteKernelSignature(gpu::GPUFuncOp fn,
     if (a.kind == ArgKind::Scalar)
       fields[a.pushConstantOffset] =
           getPushConstantType(a.scalarType, abi.indexBits, ctx);
-    else if (abi.hasMetadata(i))
+    if (container::isAddressKind(a.kind))
+      fields[a.pushConstantOffset] = IntegerType::get(ctx, 64);
+    if (abi.hasMetadata(i))
       for (unsigned f = 0; f < 1 + 2 * a.rank; ++f)
-        fields[a.pushConstantOffset + f * ib] = indexField;
+        fields[abi.metadataOffset(i) + f * ib] = indexField;
   }
   std::map<unsigned, Value> fieldValues;
   SmallVector<Attribute> fieldOffsets;
@@ -320,7 +344,7 @@ static LogicalResult rewriteKernelSignature(gpu::GPUFuncOp fn,
     auto index = [&](unsigned f) -> Value {
       return arith::IndexCastOp::create(
           b, loc, b.getIndexType(),
-          fieldValues[a.pushConstantOffset + f * ib]);
+          fieldValues[abi.metadataOffset(i) + f * ib]);
     };
     // Sizes and strides the memref's type fixes are constants: that is
     // what the type promises, and a unit innermost stride is what lets
@@ -351,6 +375,14 @@ static LogicalResult rewriteKernelSignature(gpu::GPUFuncOp fn,
   if (failed(fn.eraseArguments(erase)))
     return failure();
   fn->setAttr(kPushConstantFieldsAttr, ArrayAttr::get(ctx, fieldOffsets));
+  SmallVector<int32_t> addressArgs;
+  for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+    if (auto field = fn.getArgAttrOfType<IntegerAttr>(i, kAddressFieldAttr)) {
+      addressArgs.append({int32_t(i), int32_t(field.getInt())});
+      fn.removeArgAttr(i, kAddressFieldAttr);
+    }
+  if (!addressArgs.empty())
+    fn->setAttr(kAddressArgsAttr, b.getDenseI32ArrayAttr(addressArgs));
   return success();
 }
 
@@ -647,13 +679,101 @@ static LogicalResult liftControlFlow(gpu::GPUFuncOp fn) {
 // Push constants on the SPIR-V side
 //===----------------------------------------------------------------------===//
 
+/// Bytes of the scalar a load or store through a buffer pointer moves: the
+/// alignment its Aligned operand promises (every element is aligned to its
+/// scalar size, docs/abi.md).
+static unsigned scalarAlignment(Type type) {
+  if (auto vec = dyn_cast<VectorType>(type))
+    type = vec.getElementType();
+  return std::max(1u, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// Makes `op`'s memory access Aligned, as every load and store through a
+/// PhysicalStorageBuffer pointer must be.
+template <typename OpT> static void setAligned(OpT op, Type valueType) {
+  auto access = spirv::MemoryAccess::Aligned;
+  if (auto existing = op.getMemoryAccessAttr())
+    access = access | existing.getValue();
+  op.setMemoryAccessAttr(
+      spirv::MemoryAccessAttr::get(op.getContext(), access));
+  op.setAlignmentAttr(IntegerAttr::get(IntegerType::get(op.getContext(), 32),
+                                       scalarAlignment(valueType)));
+}
+
+/// Replaces storage-buffer argument `arg` of `fn` by a PhysicalStorageBuffer
+/// pointer converted from `address`: every pointer derived from it changes
+/// storage class, and every load and store through one gets its alignment.
+static LogicalResult bindByAddress(spirv::FuncOp fn, BlockArgument arg,
+                                   Value address) {
+  auto ptrType = dyn_cast<spirv::PointerType>(arg.getType());
+  if (!ptrType)
+    return fn.emitError("kernel argument ")
+           << arg.getArgNumber() << " bound by device address is not a "
+           << "buffer pointer after conversion";
+  auto physical = [](Type type) -> Type {
+    auto ptr = dyn_cast<spirv::PointerType>(type);
+    if (!ptr || ptr.getStorageClass() != spirv::StorageClass::StorageBuffer)
+      return type;
+    return spirv::PointerType::get(ptr.getPointeeType(),
+                                   spirv::StorageClass::PhysicalStorageBuffer);
+  };
+  OpBuilder b(address.getContext());
+  b.setInsertionPointAfterValue(address);
+  Value pointer = spirv::ConvertUToPtrOp::create(
+      b, arg.getLoc(), physical(ptrType), address);
+  SmallVector<Value> worklist;
+  arg.replaceAllUsesWith(pointer);
+  worklist.push_back(pointer);
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto load = dyn_cast<spirv::LoadOp>(user)) {
+        setAligned(load, load.getType());
+        continue;
+      }
+      if (auto store = dyn_cast<spirv::StoreOp>(user)) {
+        if (use.get() != store.getPtr())
+          return store.emitError("a pointer into a buffer bound by device "
+                                 "address cannot be stored");
+        setAligned(store, store.getValue().getType());
+        continue;
+      }
+      if (isa<spirv::AccessChainOp, spirv::PtrAccessChainOp,
+              spirv::InBoundsPtrAccessChainOp, spirv::BitcastOp>(user)) {
+        for (Value result : user->getResults()) {
+          Type retyped = physical(result.getType());
+          if (retyped != result.getType()) {
+            result.setType(retyped);
+            worklist.push_back(result);
+          }
+        }
+        continue;
+      }
+      // Atomics read and write through the pointer with its own scope.
+      if (user->getDialect() == pointer.getDefiningOp()->getDialect() &&
+          user->getName().getStringRef().starts_with("spirv.Atomic"))
+        continue;
+      return user->emitError("'")
+             << user->getName()
+             << "' on a buffer bound by device address is not supported; "
+                "bind the argument as a descriptor "
+                "(buffer-device-address=never)";
+    }
+  }
+  return success();
+}
+
 /// Replaces the trailing push-constant arguments of a converted entry point
-/// by loads from one push-constant block.
+/// by loads from one push-constant block, and the arguments bound by device
+/// address by pointers converted from their push-constant addresses.
 static LogicalResult materializePushConstants(spirv::FuncOp fn) {
   auto offsets = fn->getAttrOfType<ArrayAttr>(kPushConstantFieldsAttr);
   if (!offsets)
     return success();
+  auto addressArgs = fn->getAttrOfType<DenseI32ArrayAttr>(kAddressArgsAttr);
   fn->removeAttr(kPushConstantFieldsAttr);
+  fn->removeAttr(kAddressArgsAttr);
   fn->removeAttr(kKernelABIAttrName);
   if (offsets.empty())
     return success();
@@ -680,6 +800,7 @@ static LogicalResult materializePushConstants(spirv::FuncOp fn) {
   Value base = spirv::AddressOfOp::create(b, fn.getLoc(), var);
   Type i32 = IntegerType::get(ctx, 32);
   llvm::BitVector erase(numArgs);
+  std::map<int64_t, Value> fieldValues;
   for (unsigned i = first; i < numArgs; ++i) {
     Value idx = spirv::ConstantOp::create(
         b, fn.getLoc(), i32, b.getI32IntegerAttr(i - first));
@@ -687,7 +808,22 @@ static LogicalResult materializePushConstants(spirv::FuncOp fn) {
                                              ValueRange{idx});
     Value value = spirv::LoadOp::create(b, fn.getLoc(), ptr);
     fn.getArgument(i).replaceAllUsesWith(value);
+    fieldValues[cast<IntegerAttr>(offsets[i - first]).getInt()] = value;
     erase.set(i);
+  }
+  if (addressArgs) {
+    ArrayRef<int32_t> pairs = addressArgs.asArrayRef();
+    for (size_t p = 0; p + 1 < pairs.size(); p += 2) {
+      auto field = fieldValues.find(pairs[p + 1]);
+      Value address = field == fieldValues.end() ? Value() : field->second;
+      if (!address || unsigned(pairs[p]) >= first)
+        return fn.emitError("kernel '")
+               << fn.getName() << "' has a malformed device-address table";
+      if (failed(bindByAddress(fn, fn.getArgument(pairs[p]), address)))
+        return failure();
+      erase.set(pairs[p]);
+    }
+    module.setAddressingModel(spirv::AddressingModel::PhysicalStorageBuffer64);
   }
   return fn.eraseArguments(erase);
 }
@@ -1194,6 +1330,10 @@ LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
   clone = nullptr; // Replaced by the conversion.
   if (!spvModule)
     return gpuModule.emitError("conversion left no spirv.module");
+  // Upstream picks PhysicalStorageBuffer64 whenever the target env allows
+  // it, which would make every kernel need bufferDeviceAddress; only a
+  // module with arguments bound by address gets it (below).
+  spvModule.setAddressingModel(spirv::AddressingModel::Logical);
   for (auto fn : llvm::make_early_inc_range(spvModule.getOps<spirv::FuncOp>()))
     if (failed(materializePushConstants(fn)))
       return failure();

@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_KILNSPIRVKERNELABI
@@ -32,20 +33,36 @@ using container::ScalarType;
 // The kiln.abi attribute
 //===----------------------------------------------------------------------===//
 
+/// The `kind` of an argument in `kiln.abi`.
+static StringRef argKindName(ArgKind kind) {
+  switch (kind) {
+  case ArgKind::MemRef:
+    return "memref";
+  case ArgKind::Scalar:
+    return "scalar";
+  case ArgKind::Address:
+    return "address";
+  case ArgKind::StridedAddress:
+    return "strided_address";
+  }
+  return "";
+}
+
 DictionaryAttr KernelABI::toAttr(MLIRContext *context) const {
   Builder b(context);
   SmallVector<Attribute> argAttrs;
   for (const ArgInfo &a : args) {
     SmallVector<NamedAttribute> fields;
-    bool isMemRef = a.kind == ArgKind::MemRef;
-    fields.push_back(b.getNamedAttr(
-        "kind", b.getStringAttr(isMemRef ? "memref" : "scalar")));
+    bool isMemRef = container::isMemRefKind(a.kind);
+    fields.push_back(
+        b.getNamedAttr("kind", b.getStringAttr(argKindName(a.kind))));
     if (!isMemRef)
       fields.push_back(b.getNamedAttr(
           "type", b.getStringAttr(container::scalarTypeName(a.scalarType))));
     fields.push_back(b.getNamedAttr("size", b.getI32IntegerAttr(a.size)));
-    if (isMemRef) {
+    if (isMemRef)
       fields.push_back(b.getNamedAttr("rank", b.getI32IntegerAttr(a.rank)));
+    if (a.kind == ArgKind::MemRef) {
       fields.push_back(b.getNamedAttr("set", b.getI32IntegerAttr(a.set)));
       fields.push_back(
           b.getNamedAttr("binding", b.getI32IntegerAttr(a.binding)));
@@ -89,7 +106,15 @@ FailureOr<KernelABI> KernelABI::read(gpu::GPUFuncOp kernel) {
     if (!kind)
       return fail("a malformed '" + kKernelABIAttrName + "' attribute");
     ArgInfo a;
-    a.kind = kind.getValue() == "memref" ? ArgKind::MemRef : ArgKind::Scalar;
+    std::optional<ArgKind> parsed;
+    for (ArgKind k : {ArgKind::MemRef, ArgKind::Scalar, ArgKind::Address,
+                      ArgKind::StridedAddress})
+      if (kind.getValue() == argKindName(k))
+        parsed = k;
+    if (!parsed)
+      return fail("argument kind '" + kind.getValue() + "' in '" +
+                  kKernelABIAttrName + "'");
+    a.kind = *parsed;
     a.size = getInt(d, "size", 0);
     a.rank = getInt(d, "rank", 0);
     a.set = getInt(d, "set", 0);
@@ -191,7 +216,11 @@ private:
                                     ArrayRef<LaunchInfo> launches);
   LogicalResult checkWorkgroupMemory(gpu::GPUFuncOp kernel,
                                      spirv::TargetEnvAttr env);
-  LogicalResult assignArguments(gpu::GPUFuncOp kernel);
+  LogicalResult assignArguments(gpu::GPUFuncOp kernel,
+                                spirv::TargetEnvAttr env);
+
+  enum class Addressing { Never, Auto, Always };
+  Addressing addressing = Addressing::Auto;
 };
 } // namespace
 
@@ -341,8 +370,30 @@ LogicalResult KernelABIPass::checkWorkgroupMemory(gpu::GPUFuncOp kernel,
   return success();
 }
 
-LogicalResult KernelABIPass::assignArguments(gpu::GPUFuncOp kernel) {
+/// The storage-buffer range every Vulkan device binds (the spec's minimum
+/// maxStorageBufferRange): a static buffer above it binds by address under
+/// `buffer-device-address=auto`.
+static constexpr int64_t kGuaranteedStorageBufferRange = int64_t(1) << 27;
+
+/// What the target env lacks for binding memrefs by buffer device address,
+/// or an empty string.
+static std::string missingForAddresses(spirv::TargetEnvAttr env) {
+  spirv::TargetEnv target(env);
+  SmallVector<std::string> missing;
+  if (!target.allows(spirv::Capability::PhysicalStorageBufferAddresses))
+    missing.push_back("capability PhysicalStorageBufferAddresses");
+  if (target.getVersion() < spirv::Version::V_1_5 &&
+      !target.allows(spirv::Extension::SPV_KHR_physical_storage_buffer))
+    missing.push_back("extension SPV_KHR_physical_storage_buffer");
+  if (!target.allows(spirv::Capability::Int64))
+    missing.push_back("capability Int64");
+  return llvm::join(missing, ", ");
+}
+
+LogicalResult KernelABIPass::assignArguments(gpu::GPUFuncOp kernel,
+                                             spirv::TargetEnvAttr env) {
   MLIRContext *ctx = kernel.getContext();
+  std::string missing = missingForAddresses(env);
   KernelABI abi;
   abi.indexBits = use64BitIndex ? 64 : 32;
   unsigned offset = 0;
@@ -386,7 +437,8 @@ LogicalResult KernelABIPass::assignArguments(gpu::GPUFuncOp kernel) {
                << kernel.getName() << "' argument " << arg.getArgNumber()
                << " is in memory space " << space
                << "; kernel memref arguments must be global memory";
-      if (needsMetadata(memref)) {
+      bool metadata = needsMetadata(memref);
+      if (metadata) {
         int64_t off;
         SmallVector<int64_t> strides;
         if (info.rank > 4 || failed(memref.getStridesAndOffset(strides, off)))
@@ -395,11 +447,46 @@ LogicalResult KernelABIPass::assignArguments(gpu::GPUFuncOp kernel) {
                  << " of type " << type
                  << " is not supported: memrefs with dynamic shapes or "
                     "layouts must be strided and of rank 1 to 4";
-        info.pushConstantOffset = place(
-            (1 + 2 * info.rank) * abi.indexBytes(), abi.indexBytes());
       }
       auto varABI = kernel.getArgAttrOfType<spirv::InterfaceVarABIAttr>(
           arg.getArgNumber(), varABIName);
+      // By device address: every argument under `always`, large static ones
+      // under `auto`. A binding the program gives stays a descriptor.
+      bool byAddress = false;
+      if (!varABI && addressing != Addressing::Never) {
+        int64_t bytes = memref.hasStaticShape()
+                            ? memref.getNumElements() * int64_t(info.size)
+                            : -1;
+        bool large = bytes > kGuaranteedStorageBufferRange;
+        if (addressing == Addressing::Always && !missing.empty())
+          return kernel.emitError("kernel '")
+                 << kernel.getName() << "' argument " << arg.getArgNumber()
+                 << " cannot bind by buffer device address "
+                    "(buffer-device-address=always): the target env lacks "
+                 << missing << "; " << kiln::describeTargetEnv(env);
+        if (addressing == Addressing::Auto && large && !missing.empty())
+          kernel.emitWarning("kernel '")
+              << kernel.getName() << "' argument " << arg.getArgNumber()
+              << " holds " << bytes
+              << " bytes, above the 128 MiB every Vulkan device binds as a "
+                 "storage buffer, and the target env lacks "
+              << missing
+              << " to bind it by address: it runs only on devices whose "
+                 "maxStorageBufferRange holds it; "
+              << kiln::describeTargetEnv(env);
+        byAddress = missing.empty() &&
+                    (addressing == Addressing::Always || large);
+      }
+      if (byAddress) {
+        info.kind = metadata ? ArgKind::StridedAddress : ArgKind::Address;
+        info.pushConstantOffset = place(
+            8 + (metadata ? (1 + 2 * info.rank) * abi.indexBytes() : 0), 8);
+        abi.args.push_back(info);
+        continue;
+      }
+      if (metadata)
+        info.pushConstantOffset = place(
+            (1 + 2 * info.rank) * abi.indexBytes(), abi.indexBytes());
       if (!varABI) {
         // Its position among the buffers, or the next binding not taken.
         unsigned binding = bufferIndex;
@@ -448,6 +535,17 @@ LogicalResult KernelABIPass::assignArguments(gpu::GPUFuncOp kernel) {
 
 void KernelABIPass::runOnOperation() {
   ModuleOp module = getOperation();
+  if (bufferDeviceAddress == "never") {
+    addressing = Addressing::Never;
+  } else if (bufferDeviceAddress == "auto") {
+    addressing = Addressing::Auto;
+  } else if (bufferDeviceAddress == "always") {
+    addressing = Addressing::Always;
+  } else {
+    module.emitError("unknown buffer-device-address '")
+        << bufferDeviceAddress << "'; expected never, auto or always";
+    return signalPassFailure();
+  }
   // Collect the launches of each kernel by its symbol.
   llvm::DenseMap<Operation *, SmallVector<LaunchInfo>> launches;
   SymbolTableCollection symbols;
@@ -482,7 +580,7 @@ void KernelABIPass::runOnOperation() {
       if (mlir::failed(assignWorkgroupSize(kernel, env,
                                            launches.lookup(kernel))) ||
           mlir::failed(checkWorkgroupMemory(kernel, env)) ||
-          mlir::failed(assignArguments(kernel)))
+          mlir::failed(assignArguments(kernel, env)))
         failed = true;
     }
   });

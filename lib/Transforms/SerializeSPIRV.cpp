@@ -94,9 +94,19 @@ LogicalResult SerializeSPIRVPass::serializeModule(gpu::GPUModuleOp gpuModule) {
         llvm::to_vector(vce.getCapabilities());
     if (failed(addTypeDependentCapabilities(spvModule, env, caps)))
       return failure();
+    // spirv-update-vce names the EXT variant of the physical storage buffer
+    // extension, which Vulkan ties to VK_EXT_buffer_device_address; the KHR
+    // one (the same SPIR-V) is what Vulkan 1.2's bufferDeviceAddress offers.
+    SmallVector<spirv::Extension> exts;
+    for (spirv::Extension e : vce.getExtensions()) {
+      if (e == spirv::Extension::SPV_EXT_physical_storage_buffer)
+        e = spirv::Extension::SPV_KHR_physical_storage_buffer;
+      if (!llvm::is_contained(exts, e))
+        exts.push_back(e);
+    }
     spvModule.setVceTripleAttr(spirv::VerCapExtAttr::get(
-        std::max(vce.getVersion(), env.getVersion()), caps,
-        llvm::to_vector(vce.getExtensions()), &getContext()));
+        std::max(vce.getVersion(), env.getVersion()), caps, exts,
+        &getContext()));
   }
 
   container::ModuleInfo info;

@@ -39,6 +39,14 @@ static llvm::cl::opt<std::string> targetEnv(
 static llvm::cl::opt<bool> use64BitIndex(
     "use-64bit-index", llvm::cl::desc("Lower index to i64 in kernels"),
     llvm::cl::init(false), llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<std::string> bufferDeviceAddress(
+    "buffer-device-address",
+    llvm::cl::desc("Memref arguments bound by buffer device address instead "
+                   "of a storage-buffer descriptor, so that their size is not "
+                   "capped by maxStorageBufferRange: never, auto (default: "
+                   "static sizes above 128 MiB, where the target env "
+                   "allows) or always"),
+    llvm::cl::init("auto"), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<bool> validate(
     "validate",
     llvm::cl::desc("Enable the Khronos validation layer; any message it "
@@ -90,6 +98,7 @@ static LogicalResult lowerForVulkan(Operation *module, JitRunnerOptions &) {
     options.targetEnv = targetEnv;
   }
   options.use64BitIndex = use64BitIndex;
+  options.bufferDeviceAddress = bufferDeviceAddress;
   return kiln::runLowering(module, [&](OpPassManager &pm) {
     kiln::buildGPUToVulkanPassPipeline(pm, options);
   });

@@ -64,6 +64,74 @@ TEST(Container, RoundTrip) {
   EXPECT_EQ(back.spirv, m.spirv);
 }
 
+/// A kernel with one argument of each kind bound by device address.
+ModuleInfo makeAddressModule() {
+  ModuleInfo m = makeModule();
+  KernelInfo &k = m.kernels[0];
+  ArgInfo address;
+  address.kind = ArgKind::Address;
+  address.size = 4;
+  address.rank = 1;
+  address.pushConstantOffset = 24; // 8 bytes
+  ArgInfo strided;
+  strided.kind = ArgKind::StridedAddress;
+  strided.size = 8;
+  strided.rank = 2;
+  strided.pushConstantOffset = 32; // 8 + offset, sizes[2], strides[2]
+  k.args.push_back(address);
+  k.args.push_back(strided);
+  k.pushConstantSize = 60;
+  return m;
+}
+
+TEST(Container, AddressKindsRoundTrip) {
+  ModuleInfo m = makeAddressModule();
+  EXPECT_EQ(m.kernels[0].args[3].pushConstantBytes(32), 8u);
+  EXPECT_EQ(m.kernels[0].args[4].pushConstantBytes(32), 28u);
+  EXPECT_EQ(m.kernels[0].args[4].pushConstantBytes(64), 48u);
+  std::vector<uint8_t> bytes = write(m);
+  ModuleInfo back;
+  std::string error;
+  ASSERT_TRUE(parse(bytes.data(), bytes.size(), back, error)) << error;
+  EXPECT_EQ(back.kernels[0].args, m.kernels[0].args);
+  EXPECT_TRUE(isMemRefKind(ArgKind::StridedAddress));
+  EXPECT_TRUE(isAddressKind(ArgKind::Address));
+  EXPECT_FALSE(isAddressKind(ArgKind::MemRef));
+}
+
+TEST(Container, AddressKindsChecked) {
+  auto parseWith = [](void (*edit)(ArgInfo &, KernelInfo &)) {
+    ModuleInfo m = makeAddressModule();
+    edit(m.kernels[0].args[4], m.kernels[0]);
+    std::vector<uint8_t> bytes = write(m);
+    ModuleInfo back;
+    std::string error;
+    EXPECT_FALSE(parse(bytes.data(), bytes.size(), back, error));
+    return error;
+  };
+  EXPECT_NE(parseWith([](ArgInfo &a, KernelInfo &) { a.binding = 2; })
+                .find("bound by device address but has descriptor set 0, "
+                      "binding 2"),
+            std::string::npos);
+  EXPECT_NE(parseWith([](ArgInfo &a, KernelInfo &) {
+              a.pushConstantOffset = 28;
+            }).find("push-constant offset 28, not a multiple of 8"),
+            std::string::npos);
+  EXPECT_NE(parseWith([](ArgInfo &a, KernelInfo &) {
+              a.pushConstantOffset = kNoPushConstant;
+            }).find("has no push-constant data"),
+            std::string::npos);
+  // The metadata after the address must fit the block.
+  EXPECT_NE(parseWith([](ArgInfo &, KernelInfo &k) {
+              k.pushConstantSize = 56;
+            }).find("push-constant data past the end of the block"),
+            std::string::npos);
+  EXPECT_NE(parseWith([](ArgInfo &a, KernelInfo &) {
+              a.kind = static_cast<ArgKind>(4);
+            }).find("has kind 4"),
+            std::string::npos);
+}
+
 TEST(Container, NamesArePadded) {
   ModuleInfo m = makeModule();
   m.kernels[0].name = "abcde"; // 5 bytes, padded to 8

@@ -133,6 +133,15 @@ static cl::opt<bool>
                   cl::desc("Lower index to i64 in kernels and push constants"),
                   cl::init(false));
 
+static cl::opt<std::string> bufferDeviceAddress(
+    "buffer-device-address",
+    cl::desc("Vulkan: memref arguments bound by buffer device address "
+             "instead of a storage-buffer descriptor, so that their size is "
+             "not capped by maxStorageBufferRange: never, auto (default: "
+             "static sizes above 128 MiB, where the target env allows) or "
+             "always"),
+    cl::init("auto"));
+
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "kiln-compile") << message << "\n";
   return 1;
@@ -436,6 +445,7 @@ int main(int argc, char **argv) {
   kiln::GPUToSPIRVPipelineOptions options;
   options.targetEnv = env;
   options.use64BitIndex = use64BitIndex;
+  options.bufferDeviceAddress = bufferDeviceAddress;
   if (host) {
     std::string headerText;
     if (kiln::isLoweredToLLVM(*module)) {

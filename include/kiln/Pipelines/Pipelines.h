@@ -27,6 +27,12 @@ struct GPUToSPIRVPipelineOptions
       *this, "use-64bit-index",
       llvm::cl::desc("Lower index to i64 in kernels and push constants"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> bufferDeviceAddress{
+      *this, "buffer-device-address",
+      llvm::cl::desc("Memref arguments bound by buffer device address instead "
+                     "of a descriptor: never, auto (static sizes above "
+                     "128 MiB, where the target env allows) or always"),
+      llvm::cl::init("auto")};
   PassOptions::Option<bool> validate{
       *this, "validate",
       llvm::cl::desc("Validate every module with SPIRV-Tools"),

@@ -28,7 +28,28 @@ constexpr uint32_t kNoPushConstant = 0xFFFFFFFFu;
 /// The first word of every SPIR-V module.
 constexpr uint32_t kSPIRVMagic = 0x07230203;
 
-enum class ArgKind : uint32_t { MemRef = 0, Scalar = 1 };
+/// How an argument reaches the kernel.
+enum class ArgKind : uint32_t {
+  /// A memref bound as a storage buffer at (set, binding).
+  MemRef = 0,
+  /// A scalar in the push-constant block.
+  Scalar = 1,
+  /// A memref with static shape and identity layout bound by its buffer
+  /// device address (PhysicalStorageBuffer64): the 64-bit address of its
+  /// first element sits in the push-constant block. No descriptor, so no
+  /// maxStorageBufferRange.
+  Address = 2,
+  /// A memref with dynamic shape or layout bound by device address: the
+  /// 64-bit address, then {offset, sizes[rank], strides[rank]}.
+  StridedAddress = 3,
+};
+
+/// True for the kinds that carry a memref (a descriptor or an address).
+inline bool isMemRefKind(ArgKind kind) { return kind != ArgKind::Scalar; }
+/// True for the kinds bound by buffer device address.
+inline bool isAddressKind(ArgKind kind) {
+  return kind == ArgKind::Address || kind == ArgKind::StridedAddress;
+}
 
 /// Scalar types as they sit in the push-constant block.
 enum class ScalarType : uint32_t {
@@ -54,13 +75,33 @@ struct ArgInfo {
   uint32_t size = 0;
   /// MemRefs: rank (0 to 8; dynamic shapes or layouts up to 4). Scalars: 0.
   uint32_t rank = 0;
-  /// MemRefs: the descriptor set and binding of the storage buffer.
+  /// MemRefs: the descriptor set and binding of the storage buffer. Zero
+  /// for the other kinds.
   uint32_t set = 0;
   uint32_t binding = 0;
   /// Scalars: offset of the value. MemRefs with dynamic shape or layout:
-  /// offset of {offset, sizes[rank], strides[rank]}, each an index. Otherwise
+  /// offset of {offset, sizes[rank], strides[rank]}, each an index. Address
+  /// kinds: offset of the 8-byte address (a multiple of 8), followed for
+  /// StridedAddress by {offset, sizes[rank], strides[rank]}. Otherwise
   /// kNoPushConstant.
   uint32_t pushConstantOffset = kNoPushConstant;
+
+  /// Bytes of push-constant data at pushConstantOffset, for a module whose
+  /// index-typed push constants have `indexBits` bits.
+  uint64_t pushConstantBytes(uint32_t indexBits) const {
+    uint64_t metadata = (1 + 2 * uint64_t(rank)) * (indexBits / 8);
+    switch (kind) {
+    case ArgKind::Scalar:
+      return size;
+    case ArgKind::MemRef:
+      return pushConstantOffset == kNoPushConstant ? 0 : metadata;
+    case ArgKind::Address:
+      return 8;
+    case ArgKind::StridedAddress:
+      return 8 + metadata;
+    }
+    return 0;
+  }
 
   bool operator==(const ArgInfo &o) const {
     return kind == o.kind && scalarType == o.scalarType && size == o.size &&

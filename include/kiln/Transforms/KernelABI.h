@@ -25,8 +25,14 @@ struct KernelABI {
   unsigned indexBytes() const { return indexBits / 8; }
   /// True when memref argument `i` gets its metadata from push constants.
   bool hasMetadata(unsigned i) const {
-    return args[i].kind == container::ArgKind::MemRef &&
-           args[i].pushConstantOffset != container::kNoPushConstant;
+    return (args[i].kind == container::ArgKind::MemRef &&
+            args[i].pushConstantOffset != container::kNoPushConstant) ||
+           args[i].kind == container::ArgKind::StridedAddress;
+  }
+  /// Offset of memref argument `i`'s {offset, sizes, strides} fields.
+  unsigned metadataOffset(unsigned i) const {
+    return args[i].pushConstantOffset +
+           (container::isAddressKind(args[i].kind) ? 8 : 0);
   }
 
   mlir::DictionaryAttr toAttr(mlir::MLIRContext *context) const;

@@ -67,12 +67,26 @@ def KilnSPIRVKernelABI : Pass<"kiln-spirv-kernel-abi", "::mlir::ModuleOp"> {
         spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>,
         kiln.abi = {push_constant_size = 12 : i32, args = [...]}} { ... }
     ```
+
+    `buffer-device-address` decides which memref arguments bind by buffer
+    device address (PhysicalStorageBuffer64, a 64-bit address in the
+    push-constant block) instead of a storage-buffer descriptor, whose range
+    the device caps (maxStorageBufferRange, 128 MiB on many devices):
+    `never`; `auto` (the default), the arguments whose static size is above
+    the 128 MiB every Vulkan device binds, where the target env allows
+    addresses; `always`, every argument without a user-given
+    `spirv.interface_var_abi`, an error when the target env lacks
+    PhysicalStorageBufferAddresses or Int64.
   }];
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
   let options = [
     Option<"use64BitIndex", "use-64bit-index", "bool", /*default=*/"false",
            "Index-typed push constants (scalars and memref metadata) are "
            "64-bit instead of 32-bit">,
+    Option<"bufferDeviceAddress", "buffer-device-address", "std::string",
+           /*default=*/"\"auto\"",
+           "Memref arguments bound by buffer device address: never, auto "
+           "(static sizes above 128 MiB) or always">,
   ];
 }
 

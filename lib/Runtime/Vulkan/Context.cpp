@@ -372,6 +372,13 @@ void Context::initDevice() {
     features.features.robustBufferAccess = VK_FALSE;
   }
   features13.robustImageAccess = VK_FALSE;
+  deviceAddresses = !capabilities.knownOnlyCore &&
+                    capabilities.v12.bufferDeviceAddress &&
+                    vk.vkGetBufferDeviceAddress;
+  features12.bufferDeviceAddress = deviceAddresses;
+  // Captured addresses and several devices in one are for tools; off.
+  features12.bufferDeviceAddressCaptureReplay = VK_FALSE;
+  features12.bufferDeviceAddressMultiDevice = VK_FALSE;
 
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -482,6 +489,8 @@ void Context::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
   info.size = std::max<VkDeviceSize>(size, 16);
   info.usage = usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  if (deviceAddresses)
+    info.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   check(vk.vkCreateBuffer(device, &info, nullptr, &buffer), "vkCreateBuffer");
   VkMemoryRequirements req;
@@ -492,6 +501,11 @@ void Context::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
   VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   alloc.allocationSize = req.size;
   alloc.memoryTypeIndex = type;
+  VkMemoryAllocateFlagsInfo allocFlags{
+      VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  allocFlags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+  if (deviceAddresses)
+    alloc.pNext = &allocFlags;
   VkResult result = vk.vkAllocateMemory(device, &alloc, nullptr, &memory);
   if (result != VK_SUCCESS) {
     vk.vkDestroyBuffer(device, buffer, nullptr);
@@ -1235,6 +1249,8 @@ void Context::mapSegments(std::vector<HostSegment> &segments) {
         info.pNext = &external;
         info.size = hi - lo;
         info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+        if (deviceAddresses)
+          info.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
         check(vk.vkCreateBuffer(device, &info, nullptr, &seg.buffer),
               "vkCreateBuffer");
         VkMemoryRequirements req;
@@ -1247,6 +1263,11 @@ void Context::mapSegments(std::vector<HostSegment> &segments) {
         import.handleType =
             VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
         import.pHostPointer = reinterpret_cast<void *>(lo);
+        VkMemoryAllocateFlagsInfo flags{
+            VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+        flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+        if (deviceAddresses)
+          import.pNext = &flags;
         VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
         alloc.pNext = &import;
         alloc.allocationSize = hi - lo;
@@ -1306,6 +1327,7 @@ void Context::releaseSegment(HostSegment &seg, bool copyBack) {
 namespace {
 /// A memref argument as the launch sees it.
 struct BufferArg {
+  uint32_t argument = 0; ///< Its position among the kernel's arguments.
   uint32_t set = 0, binding = 0;
   uint64_t elementBytes = 1;
   uintptr_t aligned = 0;
@@ -1315,6 +1337,9 @@ struct BufferArg {
   int64_t offset = 0;
   std::vector<int64_t> sizes, strides;
   uint32_t pushConstantOffset = container::kNoPushConstant;
+  /// Bound by device address: the address goes at pushConstantOffset, the
+  /// metadata (when rebasable) 8 bytes after it.
+  bool byAddress = false;
   Binding bound;
   int segment = -1;
 };
@@ -1394,7 +1419,7 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
   if (info) {
     size_t expected = 0;
     for (const container::ArgInfo &a : info->args)
-      expected += a.kind == ArgKind::MemRef ? 3 + 2 * a.rank : 1;
+      expected += container::isMemRefKind(a.kind) ? 3 + 2 * a.rank : 1;
     if (paramsCount != expected)
       fatal("kernel '" + kernel->name + "' takes " + std::to_string(expected) +
             " parameters (memrefs as allocated, aligned, offset, sizes, "
@@ -1448,6 +1473,7 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
         continue;
       }
       BufferArg b;
+      b.argument = &a - info->args.data();
       b.set = a.set;
       b.binding = a.binding;
       b.elementBytes = std::max<uint32_t>(a.size, 1);
@@ -1459,7 +1485,10 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
       }
       p += 3 + 2 * a.rank;
       b.pushConstantOffset = a.pushConstantOffset;
-      b.rebasable = a.pushConstantOffset != container::kNoPushConstant;
+      b.byAddress = container::isAddressKind(a.kind);
+      b.rebasable = a.kind == ArgKind::StridedAddress ||
+                    (a.kind == ArgKind::MemRef &&
+                     a.pushConstantOffset != container::kNoPushConstant);
       int64_t minIndex = b.offset, maxIndex = b.offset;
       for (uint32_t d = 0; d < a.rank; ++d) {
         if (b.sizes[d] <= 0)
@@ -1530,6 +1559,11 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
   // from push constants absorb the difference.
   uint64_t alignment = std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 1);
   for (BufferArg &b : buffers) {
+    if (b.byAddress && !deviceAddresses)
+      fatal("kernel '" + kernel->name + "' binds a memref by buffer device "
+            "address, but device '" + properties.deviceName +
+            "' has no bufferDeviceAddress; compile it with "
+            "--buffer-device-address=never");
     if (b.empty) {
       b.bound.buffer = emptyBuffer;
       b.bound.offset = 0;
@@ -1543,6 +1577,30 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
       b.bound.offset = b.lo - base;
     } else {
       base = b.lo - b.bound.offset;
+    }
+    if (b.byAddress) {
+      // No descriptor, so no range limit and no offset alignment: the
+      // kernel gets the address of the first byte it may touch.
+      VkBufferDeviceAddressInfo info{
+          VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
+      info.buffer = b.bound.buffer;
+      b.bound.address = vk.vkGetBufferDeviceAddress(device, &info) +
+                        b.bound.offset;
+      // The kernel's loads and stores promise their scalar's alignment.
+      uint64_t scalarAlign = b.elementBytes & -b.elementBytes;
+      if (b.bound.address % std::min<uint64_t>(scalarAlign, 8))
+        fatal("kernel '" + kernel->name + "' argument " +
+              std::to_string(b.argument) +
+              " (bound by device address) starts at an address that is not "
+              "a multiple of its element size");
+      int64_t delta = int64_t(b.aligned) - int64_t(b.lo);
+      if (b.rebasable && delta % int64_t(b.elementBytes) != 0)
+        fatal("kernel '" + kernel->name + "' argument " +
+              std::to_string(b.argument) +
+              ": the memref's aligned pointer is not a multiple of its "
+              "element size");
+      b.bound.elementShift = delta / int64_t(b.elementBytes);
+      continue;
     }
     uint64_t bindOffset = alignDown(b.bound.offset, alignment);
     if (bindOffset != b.bound.offset && !b.rebasable)
@@ -1559,7 +1617,12 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
             std::to_string(b.bound.range) + " bytes, above device '" +
             properties.deviceName + "''s limit of " +
             std::to_string(limits.maxStorageBufferRange) +
-            " (maxStorageBufferRange)");
+            " (maxStorageBufferRange) for a storage-buffer descriptor; " +
+            (deviceAddresses
+                 ? "compile with --buffer-device-address=always to bind it "
+                   "by address instead"
+                 : "the device has no bufferDeviceAddress to bind it by "
+                   "address instead"));
     if (b.rebasable) {
       int64_t delta = int64_t(b.aligned) - int64_t(base + bindOffset);
       if (delta % int64_t(b.elementBytes) != 0)
@@ -1574,8 +1637,11 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
   // Metadata of dynamic memrefs into push constants.
   unsigned indexBytes = kernel->module->info.indexBits / 8;
   for (BufferArg &b : buffers) {
+    if (b.byAddress)
+      writePC(b.pushConstantOffset, &b.bound.address, 8);
     if (!b.rebasable)
       continue;
+    uint32_t metadataOffset = b.pushConstantOffset + (b.byAddress ? 8 : 0);
     std::vector<int64_t> fields;
     fields.push_back(b.empty ? 0 : b.offset + b.bound.elementShift);
     fields.insert(fields.end(), b.sizes.begin(), b.sizes.end());
@@ -1589,9 +1655,9 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
                 ", which does not fit the kernel's 32-bit index (compile with "
                 "use-64bit-index)");
         int32_t v = int32_t(fields[f]);
-        writePC(b.pushConstantOffset + f * 4, &v, 4);
+        writePC(metadataOffset + f * 4, &v, 4);
       } else {
-        writePC(b.pushConstantOffset + f * 8, &fields[f], 8);
+        writePC(metadataOffset + f * 8, &fields[f], 8);
       }
     }
   }
@@ -1610,11 +1676,13 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
           "vkAllocateDescriptorSets");
   }
   std::vector<VkDescriptorBufferInfo> infos(buffers.size());
-  std::vector<VkWriteDescriptorSet> writes(buffers.size());
+  std::vector<VkWriteDescriptorSet> writes;
   for (size_t i = 0; i < buffers.size(); ++i) {
+    if (buffers[i].byAddress)
+      continue;
     infos[i] = {buffers[i].bound.buffer, buffers[i].bound.offset,
                 buffers[i].bound.range};
-    VkWriteDescriptorSet &w = writes[i];
+    VkWriteDescriptorSet &w = writes.emplace_back();
     w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     w.dstSet = sets[buffers[i].set];
     w.dstBinding = buffers[i].binding;

@@ -110,6 +110,8 @@ struct Binding {
   /// Elements between the bound offset and the descriptor's aligned pointer
   /// (added to the memref's offset in push constants).
   int64_t elementShift = 0;
+  /// Bound by device address: the address of byte `offset` of `buffer`.
+  VkDeviceAddress address = 0;
 };
 
 class Context {
@@ -172,6 +174,9 @@ public:
   void *timingUser = nullptr;
   bool hostImport = false;
   bool robust = false; ///< KILN_VULKAN_ROBUST: robust buffer access on.
+  /// bufferDeviceAddress is on: every buffer Kiln creates has a device
+  /// address, for kernels that bind memrefs by address.
+  bool deviceAddresses = false;
   /// KILN_TIMEOUT: the longest wait for the device, in seconds (0: none).
   double timeoutSeconds = 0;
   bool torndown = false;

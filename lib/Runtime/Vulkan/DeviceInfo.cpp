@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Capabilities.h"
 #include "Context.h"
 
 #include <cstdio>
@@ -74,6 +75,23 @@ struct DeviceQuery {
       f11.pNext = &f12;
     }
     c.vk.vkGetPhysicalDeviceFeatures2(d, &features);
+    // The device as kernels will see it: KILN_VULKAN_HIDE_FEATURES applies
+    // here too, so that --target-env=device compiles for what is left (a
+    // bad list is reported when the device is opened).
+    if (const char *hide = std::getenv("KILN_VULKAN_HIDE_FEATURES")) {
+      DeviceCapabilities caps;
+      caps.core = features.features;
+      caps.v11 = f11;
+      caps.v12 = f12;
+      std::string error;
+      if (hideFeatures(hide, caps, error)) {
+        features.features = caps.core;
+        caps.v11.pNext = f11.pNext;
+        f11 = caps.v11;
+        caps.v12.pNext = f12.pNext;
+        f12 = caps.v12;
+      }
+    }
     c.vk.vkGetPhysicalDeviceMemoryProperties(d, &memory);
     uint32_t n = 0;
     c.vk.vkEnumerateDeviceExtensionProperties(d, nullptr, &n, nullptr);
@@ -178,6 +196,8 @@ extern "C" const char *kilnVulkanDeviceTargetEnv() {
         {q.f11.uniformAndStorageBuffer16BitAccess, "StorageUniform16",
          nullptr},
         {q.f11.storagePushConstant16, "StoragePushConstant16", nullptr},
+        {q.f12.bufferDeviceAddress, "PhysicalStorageBufferAddresses",
+         "SPV_KHR_physical_storage_buffer"},
     };
     for (const auto &entry : features) {
       if (!entry.feature)

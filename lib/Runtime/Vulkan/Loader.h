@@ -85,11 +85,13 @@ namespace kiln::vk {
   X(vkInvalidateMappedMemoryRanges)                                            \
   X(vkFlushMappedMemoryRanges)
 
-// Extension entry points: null when the extension is absent.
+// Extension entry points, and Vulkan 1.2 ones: null when the extension (or
+// version) is absent.
 #define KILN_VK_OPTIONAL_FUNCTIONS(X)                                          \
   X(vkCreateDebugUtilsMessengerEXT)                                            \
   X(vkDestroyDebugUtilsMessengerEXT)                                           \
-  X(vkGetMemoryHostPointerPropertiesEXT)
+  X(vkGetMemoryHostPointerPropertiesEXT)                                       \
+  X(vkGetBufferDeviceAddress)
 
 struct Functions {
   PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr = nullptr;

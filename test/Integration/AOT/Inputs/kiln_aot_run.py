@@ -6,8 +6,8 @@
 Compiles FILE with `kiln-compile --emit=exe` and runs the executable, so that
 a test written for the JIT runner checks the AOT path with the same RUN and
 CHECK lines. Compile-time options (-e, --entry-point-result, -O, --target-env,
---use-64bit-index) go to kiln-compile, run-time options (--validate,
---print-timing, --device) to the executable. An integer entry-point result is
+--use-64bit-index, --buffer-device-address) go to kiln-compile, run-time
+options (--validate, --print-timing, --device) to the executable. An integer entry-point result is
 the executable's exit status; this script checks that it matches the printed
 value (modulo 256) and then exits 0, as the runner does.
 
@@ -21,7 +21,8 @@ import subprocess
 import sys
 import tempfile
 
-COMPILE_VALUE = {"-e", "--entry-point-result", "--target-env"}
+COMPILE_VALUE = {"-e", "--entry-point-result", "--target-env",
+                 "--buffer-device-address"}
 COMPILE_FLAGS = {"--use-64bit-index"}
 RUN_VALUE = {"--device"}
 RUN_FLAGS = {"--validate", "--print-timing", "--robust-buffer-access"}
