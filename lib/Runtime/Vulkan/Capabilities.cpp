@@ -161,6 +161,25 @@ const char *subgroupBitName(VkSubgroupFeatureFlags bit) {
 
 } // namespace
 
+/// Copies `from` into `to` but keeps `to`'s place in its pNext chain.
+template <typename T> static void storeKeepingChain(const T &from, T *to) {
+  if (!to)
+    return;
+  void *next = to->pNext;
+  *to = from;
+  to->pNext = next;
+}
+
+void storeFeatures(const DeviceCapabilities &caps, VkPhysicalDeviceFeatures &core,
+                   VkPhysicalDeviceVulkan11Features *v11,
+                   VkPhysicalDeviceVulkan12Features *v12,
+                   VkPhysicalDeviceVulkan13Features *v13) {
+  core = caps.core;
+  storeKeepingChain(caps.v11, v11);
+  storeKeepingChain(caps.v12, v12);
+  storeKeepingChain(caps.v13, v13);
+}
+
 bool hideFeatures(const std::string &list, DeviceCapabilities &caps,
                   std::string &error) {
   size_t start = 0;

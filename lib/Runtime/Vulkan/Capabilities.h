@@ -42,6 +42,14 @@ struct DeviceCapabilities {
 bool hideFeatures(const std::string &list, DeviceCapabilities &caps,
                   std::string &error);
 
+/// Writes `caps` back into the feature structures a query filled (`v11`,
+/// `v12`, `v13` may be null), keeping their sType and pNext chain: after
+/// hideFeatures, what a device is created with or described by.
+void storeFeatures(const DeviceCapabilities &caps, VkPhysicalDeviceFeatures &core,
+                   VkPhysicalDeviceVulkan11Features *v11,
+                   VkPhysicalDeviceVulkan12Features *v12,
+                   VkPhysicalDeviceVulkan13Features *v13);
+
 /// The first capability `words` (a SPIR-V module) declares that `caps` lack,
 /// as "capability Float64 (Vulkan feature shaderFloat64)"; empty when the
 /// device has them all.

@@ -329,15 +329,9 @@ void Context::initDevice() {
     std::string error;
     if (!hideFeatures(hide, capabilities, error))
       fatal(error);
-    features.features = capabilities.core;
-    if (!capabilities.knownOnlyCore) {
-      capabilities.v11.pNext = features11.pNext;
-      features11 = capabilities.v11;
-      capabilities.v12.pNext = features12.pNext;
-      features12 = capabilities.v12;
-      capabilities.v13.pNext = features13.pNext;
-      features13 = capabilities.v13;
-    }
+    bool all = !capabilities.knownOnlyCore;
+    storeFeatures(capabilities, features.features, all ? &features11 : nullptr,
+                  all ? &features12 : nullptr, all ? &features13 : nullptr);
   }
   // Robustness is off unless asked for (KILN_VULKAN_ROBUST=1, the runners'
   // --robust-buffer-access): it costs, and it hides kernel bugs. Asked for,

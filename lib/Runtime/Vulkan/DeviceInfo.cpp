@@ -84,13 +84,8 @@ struct DeviceQuery {
       caps.v11 = f11;
       caps.v12 = f12;
       std::string error;
-      if (hideFeatures(hide, caps, error)) {
-        features.features = caps.core;
-        caps.v11.pNext = f11.pNext;
-        f11 = caps.v11;
-        caps.v12.pNext = f12.pNext;
-        f12 = caps.v12;
-      }
+      if (hideFeatures(hide, caps, error))
+        storeFeatures(caps, features.features, &f11, &f12, nullptr);
     }
     c.vk.vkGetPhysicalDeviceMemoryProperties(d, &memory);
     uint32_t n = 0;
