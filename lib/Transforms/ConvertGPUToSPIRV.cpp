@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DebugPrintf.h"
+
 #include "kiln/Target/TargetEnvs.h"
 #include "kiln/Transforms/KernelABI.h"
 #include "kiln/Transforms/Passes.h"
@@ -1072,6 +1074,8 @@ static void populatePatterns(const SPIRVTypeConverter &typeConverter,
   populateMathToSPIRVPatterns(typeConverter, patterns);
   populateMemRefToSPIRVPatterns(typeConverter, patterns);
   populateFuncToSPIRVPatterns(typeConverter, patterns);
+  // The debug printf stubs (DebugPrintf.h) are func.funcs.
+  populateBuiltinFuncToSPIRVPatterns(typeConverter, patterns);
   populateVectorToSPIRVPatterns(typeConverter, patterns);
   index::populateIndexToSPIRVPatterns(typeConverter, patterns);
   ub::populateUBToSPIRVConversionPatterns(typeConverter, patterns);
@@ -1198,12 +1202,6 @@ static void explainFailures(ModuleOp pristine,
             op->getDialect()->getNamespace() == "spirv")
           collectMissing(op, target, missing);
       });
-    if (opName == "gpu.printf") {
-      emitError(loc) << "'gpu.printf' is not supported in Vulkan kernels: "
-                        "Kiln does not emit the debug-printf extension; on "
-                        "CUDA it prints through vprintf (--target=cuda)";
-      continue;
-    }
     InFlightDiagnostic diag = emitError(loc) << "'" << opName << "'";
     if (missing.empty()) {
       diag << " has no SPIR-V lowering in Kiln's Vulkan pipeline for this "
@@ -1287,6 +1285,9 @@ LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
   pm.addPass(createCanonicalizerPass());
   if (failed(runPipeline(pm, clone)))
     return failure();
+  SmallVector<std::string> printfFormats;
+  if (failed(lowerPrintfToStubs(clone, env, use64BitIndex, printfFormats)))
+    return failure();
 
   // Keep an unconverted copy, outside the IR, to explain failures with.
   OwningOpRef<ModuleOp> pristine = ModuleOp::create(clone.getLoc());
@@ -1334,6 +1335,10 @@ LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
   // it, which would make every kernel need bufferDeviceAddress; only a
   // module with arguments bound by address gets it (below).
   spvModule.setAddressingModel(spirv::AddressingModel::Logical);
+  if (!printfFormats.empty())
+    spvModule->setAttr(kDebugPrintfFormatsAttr,
+                       Builder(ctx).getStrArrayAttr(llvm::to_vector_of<StringRef>(
+                           printfFormats)));
   for (auto fn : llvm::make_early_inc_range(spvModule.getOps<spirv::FuncOp>()))
     if (failed(materializePushConstants(fn)))
       return failure();

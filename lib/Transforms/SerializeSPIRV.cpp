@@ -1,5 +1,7 @@
 //===- SerializeSPIRV.cpp - Validated SPIR-V in Kiln's container ----------===//
 
+#include "DebugPrintf.h"
+
 #include "kiln/Target/Container.h"
 #include "kiln/Target/TargetEnvs.h"
 #include "kiln/Transforms/KernelABI.h"
@@ -115,6 +117,14 @@ LogicalResult SerializeSPIRVPass::serializeModule(gpu::GPUModuleOp gpuModule) {
   options.emitSymbolName = true;
   if (failed(spirv::serialize(spvModule, words, options)))
     return failure();
+  SmallVector<std::string> printfFormats;
+  if (auto formats =
+          spvModule->getAttrOfType<ArrayAttr>(kDebugPrintfFormatsAttr))
+    for (Attribute f : formats)
+      printfFormats.push_back(cast<StringAttr>(f).str());
+  if (std::string error;
+      failed(rewriteDebugPrintfCalls(words, printfFormats, error)))
+    return spvModule.emitError("cannot emit debug printf: ") << error;
   if (validate) {
     std::string log;
     if (failed(validateWords(words, env, log)))

@@ -13,6 +13,7 @@
 #include "kiln/Pipelines/Pipelines.h"
 #include "kiln/Runtime/VulkanRuntime.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -74,6 +75,23 @@ static llvm::cl::opt<bool> printTargetEnv(
     llvm::cl::desc("Print the chosen device's #spirv.target_env and exit"),
     llvm::cl::cat(runnerCategory));
 
+/// Whether a kernel of `module` prints: a gpu.printf, or a binary already
+/// compiled with debug printf.
+static bool programPrints(Operation *module) {
+  auto walk = module->walk([](Operation *op) {
+    if (isa<gpu::PrintfOp>(op))
+      return WalkResult::interrupt();
+    if (auto binary = dyn_cast<gpu::BinaryOp>(op))
+      for (Attribute a : binary.getObjects())
+        if (auto object = dyn_cast<gpu::ObjectAttr>(a))
+          if (object.getObject().getValue().contains(
+                  "NonSemantic.DebugPrintf"))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
 static LogicalResult lowerForVulkan(Operation *module, JitRunnerOptions &) {
   // The runtime reads its configuration from the environment when it first
   // starts, which is after this point.
@@ -86,6 +104,10 @@ static LogicalResult lowerForVulkan(Operation *module, JitRunnerOptions &) {
     setenv("KILN_VULKAN_VALIDATION", "1", 1);
   if (printTiming)
     setenv("KILN_VULKAN_TIMING", "1", 1);
+  // The device query below creates the Vulkan instance, which must have
+  // debug printf if a kernel prints (unless the user said otherwise).
+  if (programPrints(module))
+    setenv("KILN_VULKAN_PRINTF", "1", /*overwrite=*/0);
   if (kiln::isLoweredToLLVM(module))
     return success();
   kiln::GPUToSPIRVPipelineOptions options;

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 using namespace kiln::container;
 
 namespace {
@@ -28,6 +30,9 @@ const uint32_t kStridedStore[] = {
 };
 const uint32_t kIncrement[] = {
 #include "increment.inc"
+};
+const uint32_t kPrint[] = {
+#include "print.inc"
 };
 
 /// Whether a Vulkan device exists, asked in a child process so that a
@@ -161,6 +166,24 @@ void launchWithValidationError() {
   launch(fn, 1, 64, m);
 }
 
+/// Loads the printing kernel and launches it on {7, 9} with stdout sent to
+/// stderr (where EXPECT_EXIT looks); exits 0 when both elements were
+/// incremented.
+void launchPrinting(bool deviceFirst) {
+  dup2(2, 1);
+  if (deviceFirst)
+    mgpuStreamDestroy(mgpuStreamCreate());
+  std::vector<uint8_t> bytes = container(kPrint, std::size(kPrint), 1, 0,
+                                         memrefArg(0, kNoPushConstant));
+  void *fn =
+      mgpuModuleGetFunction(mgpuModuleLoad(bytes.data(), bytes.size()), "main");
+  std::vector<int32_t> host = {7, 9};
+  MemRef1D m{host.data(), host.data(), 0, 2, 1};
+  launch(fn, 2, 1, m);
+  std::fflush(stdout);
+  std::exit(host[0] == 8 && host[1] == 10 ? 0 : 1);
+}
+
 class VulkanRuntime : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -283,6 +306,28 @@ TEST_F(VulkanRuntime, RobustBufferAccessOnlyWhenAskedFor) {
   KilnVulkanStats stats;
   kilnVulkanGetStats(&stats);
   EXPECT_EQ(stats.robustBufferAccess, 0u);
+}
+
+TEST_F(VulkanRuntime, ModuleThatPrintsTurnsDebugPrintfOn) {
+  REQUIRE_DEVICE();
+  EXPECT_EXIT(launchPrinting(false), ::testing::ExitedWithCode(0),
+              "kiln-print 7");
+  EXPECT_EXIT(launchPrinting(false), ::testing::ExitedWithCode(0),
+              "kiln-print 9");
+}
+
+TEST_F(VulkanRuntime, ModuleThatPrintsAfterTheDeviceIsAnError) {
+  REQUIRE_DEVICE();
+  EXPECT_EXIT(launchPrinting(true), ::testing::ExitedWithCode(1),
+              "it prints \\(gpu.printf\\), but the Vulkan instance was "
+              "created before it was loaded, without debug printf; set "
+              "KILN_VULKAN_PRINTF=1");
+  setenv("KILN_VULKAN_PRINTF", "1", 1);
+  EXPECT_EXIT(launchPrinting(true), ::testing::ExitedWithCode(0),
+              "kiln-print 7");
+  setenv("KILN_VULKAN_PRINTF", "0", 1);
+  EXPECT_EXIT(launchPrinting(true), ::testing::ExitedWithCode(0), "");
+  unsetenv("KILN_VULKAN_PRINTF");
 }
 
 TEST_F(VulkanRuntime, TruncatedContainerIsAnError) {

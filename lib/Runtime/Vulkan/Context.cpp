@@ -13,6 +13,7 @@
 #include "../DeviceChoice.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -53,12 +54,9 @@ static uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 Context &Context::get() {
   // Never destroyed by static destructors: the JIT's module destructors may
-  // still call in during exit. teardown() runs from atexit instead.
-  static Context *context = [] {
-    auto *c = new Context();
-    std::atexit([] { Context::get().teardown(); });
-    return c;
-  }();
+  // still call in during exit. teardown() runs from an exit handler instead,
+  // registered once the instance exists (initInstance).
+  static Context *context = new Context();
   return *context;
 }
 
@@ -66,22 +64,81 @@ Context &Context::get() {
 // Instance and device
 //===----------------------------------------------------------------------===//
 
+/// The text of a debug printf message: the layer puts its own header
+/// ("Validation Information: [ UNASSIGNED-DEBUG-PRINTF ] ... | MessageID =
+/// 0x... | ") before what the kernel printed.
+static const char *debugPrintfText(const char *message) {
+  const char *id = std::strstr(message, "MessageID = ");
+  if (!id)
+    return message;
+  const char *bar = std::strstr(id, "| ");
+  return bar ? bar + 2 : message;
+}
+
 static VKAPI_ATTR VkBool32 VKAPI_CALL
 onValidationMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                     VkDebugUtilsMessageTypeFlagsEXT,
                     const VkDebugUtilsMessengerCallbackDataEXT *data,
                     void *user) {
+  auto *context = static_cast<Context *>(user);
+  const char *message = data && data->pMessage ? data->pMessage : "";
+  bool fromPrintf = context->printfOn && data && data->pMessageIdName &&
+                    std::strstr(data->pMessageIdName, "DEBUG-PRINTF");
+  if (fromPrintf && severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
+    // What a kernel printed, on stdout as CUDA's vprintf output is.
+    std::fputs(debugPrintfText(message), stdout);
+    std::fflush(stdout);
+    return VK_FALSE;
+  }
   if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
     return VK_FALSE;
-  auto *context = static_cast<Context *>(user);
+  // Lost output fails the run as a validation message does.
   ++context->validationMessages;
   std::fflush(stdout);
-  std::fprintf(stderr, "kiln-vulkan: validation %s: %s\n",
-               severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT
-                   ? "error"
-                   : "warning",
-               data && data->pMessage ? data->pMessage : "(no message)");
+  if (fromPrintf)
+    std::fprintf(stderr,
+                 "kiln-vulkan: debug printf: %s (the output buffer holds %s "
+                 "bytes per launch; raise it with KILN_VULKAN_PRINTF_BUFFER)\n",
+                 debugPrintfText(message),
+                 std::to_string(context->printfBufferBytes).c_str());
+  else
+    std::fprintf(stderr, "kiln-vulkan: validation %s: %s\n",
+                 severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT
+                     ? "error"
+                     : "warning",
+                 *message ? message : "(no message)");
   return VK_FALSE;
+}
+
+std::string Context::writePrintfSettings() {
+  if (const char *v = std::getenv("KILN_VULKAN_PRINTF_BUFFER")) {
+    char *end = nullptr;
+    unsigned long long bytes = std::strtoull(v, &end, 10);
+    if (!*v || *end || bytes < 1024 || bytes > (1ull << 31))
+      fatal(std::string("KILN_VULKAN_PRINTF_BUFFER='") + v +
+            "' is not a size in bytes from 1024 to 2147483648");
+    printfBufferBytes = bytes;
+  }
+  // The validation layer takes the size of its printf buffer (1024 bytes by
+  // default: 28 lines of one number) from a settings file only; a user's
+  // own VK_LAYER_SETTINGS_PATH wins.
+  if (std::getenv("VK_LAYER_SETTINGS_PATH"))
+    return "";
+  const char *tmp = std::getenv("TMPDIR");
+  std::string dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/kiln-XXXXXX";
+  if (!mkdtemp(dir.data()))
+    fatal("cannot create a directory for the validation layer's settings "
+          "under " + dir.substr(0, dir.rfind('/')) + ": " +
+          std::strerror(errno));
+  std::string path = dir + "/vk_layer_settings.txt";
+  FILE *f = std::fopen(path.c_str(), "w");
+  if (!f)
+    fatal("cannot write " + path + ": " + std::strerror(errno));
+  std::fprintf(f, "khronos_validation.printf_buffer_size = %llu\n",
+               static_cast<unsigned long long>(printfBufferBytes));
+  std::fclose(f);
+  setenv("VK_LAYER_SETTINGS_PATH", dir.c_str(), 1);
+  return dir;
 }
 
 void Context::initInstance() {
@@ -109,8 +166,12 @@ void Context::initInstance() {
   if (app.apiVersion < VK_API_VERSION_1_1)
     fatal("the Vulkan loader supports only Vulkan 1.0; Kiln needs 1.1");
 
+  const char *printfEnv = std::getenv("KILN_VULKAN_PRINTF");
+  printfOff = printfEnv && *printfEnv && !envFlag("KILN_VULKAN_PRINTF");
+  printfOn = !printfOff && (printfRequested || envFlag("KILN_VULKAN_PRINTF"));
+
   std::vector<const char *> layers, extensions;
-  if (validation) {
+  if (validation || printfOn) {
     uint32_t n = 0;
     vk.vkEnumerateInstanceLayerProperties(&n, nullptr);
     std::vector<VkLayerProperties> available(n);
@@ -119,37 +180,80 @@ void Context::initInstance() {
       return std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0;
     });
     if (!found)
-      fatal("validation was requested but the layer VK_LAYER_KHRONOS_validation "
-            "is not installed (on Debian: vulkan-validationlayers)");
+      fatal(std::string(validation ? "validation was requested"
+                                   : "a kernel prints (gpu.printf), which on "
+                                     "Vulkan runs through the validation "
+                                     "layer's debug printf,") +
+            " but the layer VK_LAYER_KHRONOS_validation is not installed (on "
+            "Debian: vulkan-validationlayers)" +
+            (validation ? "" : "; KILN_VULKAN_PRINTF=0 runs it silently"));
     layers.push_back("VK_LAYER_KHRONOS_validation");
     extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
   }
+  // Debug printf, with the layer's other checks off unless validation was
+  // asked for too.
+  VkValidationFeatureEnableEXT printfEnables[] = {
+      VK_VALIDATION_FEATURE_ENABLE_DEBUG_PRINTF_EXT};
+  VkValidationFeatureDisableEXT checksOff[] = {
+      VK_VALIDATION_FEATURE_DISABLE_CORE_CHECKS_EXT,
+      VK_VALIDATION_FEATURE_DISABLE_THREAD_SAFETY_EXT,
+      VK_VALIDATION_FEATURE_DISABLE_OBJECT_LIFETIMES_EXT,
+      VK_VALIDATION_FEATURE_DISABLE_API_PARAMETERS_EXT};
+  VkValidationFeaturesEXT features{
+      VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+  if (printfOn) {
+    extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
+    features.enabledValidationFeatureCount = 1;
+    features.pEnabledValidationFeatures = printfEnables;
+    if (!validation) {
+      features.disabledValidationFeatureCount = std::size(checksOff);
+      features.pDisabledValidationFeatures = checksOff;
+    }
+  }
   VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  std::string settingsDir;
+  if (printfOn) {
+    info.pNext = &features;
+    settingsDir = writePrintfSettings();
+  }
   info.pApplicationInfo = &app;
   info.enabledLayerCount = layers.size();
   info.ppEnabledLayerNames = layers.data();
   info.enabledExtensionCount = extensions.size();
   info.ppEnabledExtensionNames = extensions.data();
   VkResult result = vk.vkCreateInstance(&info, nullptr, &instance);
+  if (!settingsDir.empty()) {
+    unsetenv("VK_LAYER_SETTINGS_PATH");
+    std::remove((settingsDir + "/vk_layer_settings.txt").c_str());
+    rmdir(settingsDir.c_str());
+  }
   if (result == VK_ERROR_INCOMPATIBLE_DRIVER)
     fatal("vkCreateInstance failed: VK_ERROR_INCOMPATIBLE_DRIVER (no Vulkan "
           "driver is installed; on Debian, mesa-vulkan-drivers provides the "
           "lavapipe CPU driver)");
   check(result, "vkCreateInstance");
   ++stats.instances;
+  // Exit handlers run in reverse order of registration, and the driver and
+  // the layers the loader has just opened registered their static
+  // destructors: teardown must come before those (the validation layer's
+  // debug printf crashes lavapipe's vkDestroyDevice otherwise).
+  std::atexit([] { Context::get().teardown(); });
   if (!vk.loadInstance(instance, error))
     fatal(error);
-  if (validation)
+  if (validation || printfOn)
     createMessenger();
 }
 
 void Context::createMessenger() {
   if (!vk.vkCreateDebugUtilsMessengerEXT)
-    fatal("validation was requested but VK_EXT_debug_utils is unavailable");
+    fatal("the validation layer was loaded but VK_EXT_debug_utils is "
+          "unavailable");
   VkDebugUtilsMessengerCreateInfoEXT info{
       VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
   info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
                          VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  if (printfOn) // The layer reports what kernels print as information.
+    info.messageSeverity |= VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT;
   info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
                      VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                      VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
@@ -161,9 +265,11 @@ void Context::createMessenger() {
 }
 
 void Context::checkValidation() {
-  if (validationMessages)
-    fatal("the Khronos validation layer reported " +
-          std::to_string(validationMessages) + " message(s)");
+  if (unsigned n = validationMessages) {
+    validationMessages = 0; // Reported here, not again at exit.
+    fatal("the Khronos validation layer reported " + std::to_string(n) +
+          " message(s)");
+  }
 }
 
 std::vector<VkPhysicalDevice> Context::physicalDevices() {
@@ -271,6 +377,12 @@ void Context::initDevice() {
     });
   };
   std::vector<const char *> extensions;
+  nonSemanticInfo = properties.apiVersion >= VK_API_VERSION_1_3;
+  if (!nonSemanticInfo &&
+      has(VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME)) {
+    extensions.push_back(VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME);
+    nonSemanticInfo = true;
+  }
   // On by default where the device has it; KILN_VULKAN_HOST_IMPORT=0 stages.
   hostImport = has(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) &&
                (!std::getenv("KILN_VULKAN_HOST_IMPORT") ||
@@ -749,7 +861,7 @@ void Context::fill(void *dst, uint32_t pattern, unsigned patternBytes,
 static bool scanEntryPoints(const std::vector<uint32_t> &words,
                             std::vector<std::string> &names,
                             std::map<std::string, std::array<uint32_t, 3>> &sizes,
-                            std::string &error) {
+                            bool &debugPrintf, std::string &error) {
   std::map<uint32_t, std::string> byId;
   if (words.size() < 5 || words[0] != container::kSPIRVMagic) {
     error = "the SPIR-V header is missing or has a bad magic number";
@@ -771,6 +883,12 @@ static bool scanEntryPoints(const std::vector<uint32_t> &words,
       byId[words[i + 2]] = names.back();
       sizes[names.back()] = {0, 0, 0};
     }
+    const uint32_t kOpExtInstImport = 11;
+    if (opcode == kOpExtInstImport && count >= 3) {
+      const char *chars = reinterpret_cast<const char *>(&words[i + 2]);
+      debugPrintf |= std::string(chars, strnlen(chars, (count - 2) * 4)) ==
+                     "NonSemantic.DebugPrintf";
+    }
     if (opcode == kOpExecutionMode && count == 6 &&
         words[i + 2] == kLocalSize) {
       auto it = byId.find(words[i + 1]);
@@ -783,7 +901,6 @@ static bool scanEntryPoints(const std::vector<uint32_t> &words,
 }
 
 Module *Context::loadModule(const void *data, size_t size) {
-  initDevice();
   // The JIT and AOT hosts load each embedded binary once, but a host that
   // loads per launch must not pay for it: reuse a module with the same bytes.
   for (auto &m : modules)
@@ -796,15 +913,11 @@ Module *Context::loadModule(const void *data, size_t size) {
   module->source = data;
   module->bytes.assign(static_cast<const uint8_t *>(data),
                        static_cast<const uint8_t *>(data) + size);
-  const uint32_t *words = nullptr;
-  size_t numWords = 0;
   if (container::isContainer(data, size)) {
     std::string error;
     if (!container::parse(module->bytes.data(), size, module->info, error))
       fatal("cannot load GPU module: " + error);
     module->isContainer = true;
-    words = module->info.spirv.data();
-    numWords = module->info.spirv.size();
   } else {
     uint32_t magic = 0;
     if (size >= 4)
@@ -815,13 +928,12 @@ Module *Context::loadModule(const void *data, size_t size) {
             "or size)");
     module->info.spirv.resize(size / 4);
     std::memcpy(module->info.spirv.data(), data, size);
-    words = module->info.spirv.data();
-    numWords = module->info.spirv.size();
   }
   std::string error;
   std::map<std::string, std::array<uint32_t, 3>> localSizes;
+  bool debugPrintf = false;
   if (!scanEntryPoints(module->info.spirv, module->entryPoints, localSizes,
-                       error))
+                       debugPrintf, error))
     fatal("cannot load GPU module: " + error);
   // The container's argument table is trusted only where the SPIR-V agrees:
   // every kernel it lists is an entry point with the workgroup size it says.
@@ -843,28 +955,58 @@ Module *Context::loadModule(const void *data, size_t size) {
               std::to_string(local[0]) + ", " + std::to_string(local[1]) +
               ", " + std::to_string(local[2]) + ")");
     }
+  module->debugPrintf = debugPrintf;
+  // A module that prints turns debug printf on if it is loaded before the
+  // instance exists. The JIT and AOT hosts load every module before main
+  // runs, so the device (and the instance) waits for the first kernel
+  // lookup: a program whose later module prints gets debug printf too.
+  if (debugPrintf && !instance)
+    printfRequested = true;
+  module->references = 1;
+  modules.push_back(std::move(module));
+  Module *loaded = modules.back().get();
+  if (device)
+    createShader(loaded);
+  return loaded;
+}
+
+/// "kernel 'a'" or "kernels 'a', 'b'": a module named by its entry points.
+static std::string describeKernels(const Module &module) {
+  std::string names;
+  for (const auto &entry : module.entryPoints)
+    names += (names.empty() ? "'" : ", '") + entry + "'";
+  return (module.entryPoints.size() == 1 ? "kernel " : "kernels ") + names;
+}
+
+void Context::createShader(Module *module) {
+  initDevice();
+  std::string kernels = describeKernels(*module);
+  if (module->debugPrintf) {
+    if (!nonSemanticInfo)
+      fatal("cannot load GPU module with " + kernels +
+            ": it prints (NonSemantic.DebugPrintf), and device '" +
+            properties.deviceName +
+            "' has neither Vulkan 1.3 nor VK_KHR_shader_non_semantic_info");
+    if (!printfOn && !printfOff)
+      fatal("cannot load GPU module with " + kernels +
+            ": it prints (gpu.printf), but the Vulkan instance was created "
+            "before it was loaded, without debug printf; set "
+            "KILN_VULKAN_PRINTF=1 to have it from the start (or "
+            "KILN_VULKAN_PRINTF=0 to run the kernels without printing)");
+  }
   std::string missing = missingCapability(module->info.spirv, capabilities);
-  if (!missing.empty()) {
-    std::string kernels;
-    for (const auto &entry : module->entryPoints)
-      kernels += (kernels.empty() ? "'" : ", '") + entry + "'";
-    fatal("cannot load GPU module with kernel" +
-          std::string(module->entryPoints.size() == 1 ? " " : "s ") + kernels +
-          ": it needs " + missing + ", which device '" +
+  if (!missing.empty())
+    fatal("cannot load GPU module with " + kernels + ": it needs " + missing + ", which device '" +
           properties.deviceName +
           "' does not offer; compile it for this device "
           "(kiln-compile --target-env=device) or a target env without it");
-  }
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  info.codeSize = numWords * 4;
-  info.pCode = words;
+  info.codeSize = module->info.spirv.size() * 4;
+  info.pCode = module->info.spirv.data();
   check(vk.vkCreateShaderModule(device, &info, nullptr, &module->shader),
         "vkCreateShaderModule");
   checkValidation();
   ++stats.shaderModules;
-  module->references = 1;
-  modules.push_back(std::move(module));
-  return modules.back().get();
 }
 
 void Context::unloadModule(Module *module) {
@@ -878,6 +1020,8 @@ void Context::unloadModule(Module *module) {
 Kernel *Context::getKernel(Module *module, const char *name) {
   if (!module)
     fatal("mgpuModuleGetFunction on a module that failed to load");
+  if (!module->shader)
+    createShader(module);
   auto it = module->kernels.find(name);
   if (it != module->kernels.end())
     return it->second.get();

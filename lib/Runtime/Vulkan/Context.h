@@ -52,6 +52,8 @@ struct Module {
   std::vector<uint8_t> bytes; ///< A copy of what mgpuModuleLoad was given.
   const void *source = nullptr;
   bool isContainer = false;
+  /// The SPIR-V prints (imports NonSemantic.DebugPrintf).
+  bool debugPrintf = false;
   container::ModuleInfo info;
   std::vector<std::string> entryPoints;
   VkShaderModule shader = VK_NULL_HANDLE;
@@ -128,6 +130,9 @@ public:
   void setDefaultDevice(int index);
 
   Module *loadModule(const void *data, size_t size);
+  /// The module's VkShaderModule, once the device exists (loadModule, or
+  /// the first kernel lookup for a module loaded before it).
+  void createShader(Module *module);
   void unloadModule(Module *module);
   Kernel *getKernel(Module *module, const char *name);
   void launch(Kernel *kernel, const intptr_t grid[3], const intptr_t block[3],
@@ -154,6 +159,10 @@ public:
 
   void teardown();
   void checkValidation();
+  /// Writes a validation layer settings file with the printf buffer size and
+  /// points VK_LAYER_SETTINGS_PATH at its directory, which it returns ("" if
+  /// the user set VK_LAYER_SETTINGS_PATH).
+  std::string writePrintfSettings();
 
   vk::Functions vk;
   VkInstance instance = VK_NULL_HANDLE;
@@ -164,6 +173,20 @@ public:
   VkQueue queue = VK_NULL_HANDLE;
   uint32_t queueFamily = 0;
   bool validation = false;
+  /// Debug printf is on: the validation layer runs the kernels'
+  /// NonSemantic.DebugPrintf instructions and the messenger prints their
+  /// output. On with KILN_VULKAN_PRINTF=1, or when the first module loaded
+  /// before the instance exists prints (printfRequested).
+  bool printfOn = false;
+  bool printfRequested = false;
+  /// KILN_VULKAN_PRINTF=0: kernels that print run without printing.
+  bool printfOff = false;
+  /// The validation layer's printf buffer per launch
+  /// (KILN_VULKAN_PRINTF_BUFFER).
+  uint64_t printfBufferBytes = 4u << 20;
+  /// The device runs SPIR-V with non-semantic instructions (Vulkan 1.3 or
+  /// VK_KHR_shader_non_semantic_info).
+  bool nonSemanticInfo = false;
   bool timing = false;     ///< Launches write timestamps.
   bool envTiming = false;  ///< KILN_VULKAN_TIMING: print them.
   /// KILN_VULKAN_TIMING=upstream: print them as upstream's Vulkan runtime

@@ -1,3 +1,4 @@
+// kiln-cuda-suite: vulkan only (maxStorageBufferRange and its refusals)
 // A 160 MB buffer, above the 128 MiB maxStorageBufferRange of many devices
 // (lavapipe's included): under the default --buffer-device-address=auto the
 // kernel binds it by device address (PhysicalStorageBuffer64), so it runs;

@@ -1,0 +1,372 @@
+//===- DebugPrintf.cpp - gpu.printf as Vulkan's debug printf --------------===//
+
+#include "DebugPrintf.h"
+
+#include "kiln/Target/TargetEnvs.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <cstring>
+#include <optional>
+
+using namespace mlir;
+
+namespace {
+/// One conversion of a format string: what kind of value it prints and how
+/// many components (0 for a scalar, 2-4 for debug printf's `%v<N>`).
+struct Conversion {
+  char letter;
+  bool isFloat;
+  unsigned components;
+};
+} // namespace
+
+/// Parses `format` as debug printf reads it: printf conversions of numbers,
+/// and its vector ones (`%v4f`), which gpu.printf's scalar arguments cannot
+/// match. Reports at `op` what it cannot print: the
+/// layer hands the format to the C library's snprintf with 32-bit values, so
+/// `%s`, `%c`, `%p`, `%n`, `*` widths and 64-bit length modifiers would read
+/// memory that is not there.
+static LogicalResult parseFormat(gpu::PrintfOp op, StringRef format,
+                                 SmallVectorImpl<Conversion> &conversions) {
+  if (format.contains('\0'))
+    return op.emitOpError("format string holds a NUL character, which ends "
+                          "the string debug printf sees");
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%')
+      continue;
+    size_t start = i++;
+    if (i < format.size() && format[i] == '%')
+      continue;
+    while (i < format.size() && StringRef("-+ #0").contains(format[i]))
+      ++i;
+    bool star = false;
+    while (i < format.size() &&
+           (llvm::isDigit(format[i]) || format[i] == '.' || format[i] == '*'))
+      star |= format[i++] == '*';
+    if (star)
+      return op.emitOpError("conversion '")
+             << format.slice(start, i + 1)
+             << "' takes its width or precision from an argument ('*'), which "
+                "Vulkan's debug printf does not support";
+    unsigned components = 0;
+    if (i < format.size() && format[i] == 'v') {
+      if (i + 1 >= format.size() || format[i + 1] < '2' || format[i + 1] > '4')
+        return op.emitOpError("vector conversion '")
+               << format.slice(start, i + 2)
+               << "' needs a width of 2, 3 or 4 after 'v'";
+      components = format[i + 1] - '0';
+      i += 2;
+    }
+    size_t lengthStart = i;
+    while (i < format.size() && StringRef("hlLjztq").contains(format[i]))
+      ++i;
+    StringRef length = format.slice(lengthStart, i);
+    if (!length.empty() && length != "h" && length != "hh")
+      return op.emitOpError("conversion '")
+             << format.slice(start, i + 1) << "' has the length modifier '"
+             << length
+             << "': Vulkan's debug printf prints 32-bit values only (the "
+                "arguments are promoted to 32 bits); drop the modifier";
+    if (i >= format.size())
+      return op.emitOpError("format string ends inside the conversion '")
+             << format.drop_front(start) << "'";
+    char letter = format[i];
+    bool isInt = StringRef("diouxX").contains(letter);
+    bool isFloat = StringRef("aAeEfFgG").contains(letter);
+    if (!isInt && !isFloat)
+      return op.emitOpError("conversion '")
+             << format.slice(start, i + 1)
+             << "' is not supported by Vulkan's debug printf, which prints "
+                "numbers only (d i o u x X a A e E f F g G, with %v2..%v4 for "
+                "vectors)";
+    conversions.push_back({letter, isFloat, components});
+  }
+  return success();
+}
+
+/// The 32-bit value debug printf prints for `value`, built before `op`:
+/// narrower integers sign-extended (i1 zero-extended) and narrower floats
+/// extended, as C's default argument promotions do; index cast when it is
+/// 32 bits wide. Fails, reporting at `op`, for what it cannot print exactly.
+static FailureOr<Value> promote(OpBuilder &b, gpu::PrintfOp op, Value value,
+                                unsigned position, const Conversion &conv,
+                                bool use64BitIndex) {
+  Location loc = op.getLoc();
+  Type type = value.getType();
+  // gpu.printf's arguments are scalars (its verifier says so).
+  if (conv.components)
+    return op.emitOpError("argument #")
+           << position << " has type " << type << " but its conversion '%v"
+           << conv.components << conv.letter
+           << "' prints a vector, and gpu.printf's arguments are scalars";
+  Type element = type;
+  auto mismatch = [&]() {
+    return op.emitOpError("argument #")
+           << position << " has type " << type << " but its conversion '%"
+           << conv.letter << "' prints "
+           << (conv.isFloat ? "a floating-point value" : "an integer");
+  };
+  auto tooWide = [&](StringRef how) {
+    return op.emitOpError("argument #")
+           << position << " has type " << type
+           << ": Vulkan's debug printf (the Khronos validation layer) prints "
+              "32-bit values; "
+           << how << ", or print it on CUDA (--target=cuda)";
+  };
+  Type i32 = b.getI32Type();
+  if (element.isIndex()) {
+    if (conv.isFloat)
+      return mismatch();
+    if (use64BitIndex)
+      return op.emitOpError("argument #")
+             << position
+             << " is an index, 64 bits wide in this kernel (use-64bit-index), "
+                "and Vulkan's debug printf prints 32-bit values; cast it with "
+                "arith.index_cast to i32";
+    return arith::IndexCastOp::create(b, loc, i32, value).getResult();
+  }
+  if (auto intType = dyn_cast<IntegerType>(element)) {
+    if (conv.isFloat)
+      return mismatch();
+    unsigned width = intType.getWidth();
+    if (width == 32)
+      return value;
+    if (width > 32)
+      return tooWide("truncate it with arith.trunci to i32");
+    if (width == 1)
+      return arith::ExtUIOp::create(b, loc, i32, value).getResult();
+    return arith::ExtSIOp::create(b, loc, i32, value).getResult();
+  }
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    if (!conv.isFloat)
+      return mismatch();
+    unsigned width = floatType.getWidth();
+    if (width == 32)
+      return value;
+    if (width > 32)
+      return tooWide("convert it with arith.truncf to f32");
+    return arith::ExtFOp::create(b, loc, b.getF32Type(), value).getResult();
+  }
+  return op.emitOpError("argument #")
+         << position << " has type " << type
+         << ", which debug printf cannot print";
+}
+
+LogicalResult kiln::lowerPrintfToStubs(gpu::GPUModuleOp module,
+                                       spirv::TargetEnvAttr env,
+                                       bool use64BitIndex,
+                                       SmallVectorImpl<std::string> &formats) {
+  SmallVector<gpu::PrintfOp> printfs;
+  module.walk([&](gpu::PrintfOp op) { printfs.push_back(op); });
+  if (printfs.empty())
+    return success();
+  spirv::TargetEnv target(env);
+  if (env.getVersion() < spirv::Version::V_1_6 &&
+      !target.allows(spirv::Extension::SPV_KHR_non_semantic_info))
+    return printfs.front().emitOpError(
+               "needs Vulkan's debug printf, which takes SPIR-V 1.6 or the "
+               "extension SPV_KHR_non_semantic_info; ")
+           << describeTargetEnv(env);
+
+  OpBuilder b(module.getContext());
+  for (gpu::PrintfOp op : printfs) {
+    StringRef format = op.getFormat();
+    SmallVector<Conversion> conversions;
+    if (failed(parseFormat(op, format, conversions)))
+      return failure();
+    if (conversions.size() != op.getArgs().size())
+      return op.emitOpError("format string has ")
+             << conversions.size() << " conversion(s) but the op has "
+             << op.getArgs().size() << " argument(s)";
+    b.setInsertionPoint(op);
+    SmallVector<Value> args;
+    for (auto [i, arg] : llvm::enumerate(op.getArgs())) {
+      FailureOr<Value> v =
+          promote(b, op, arg, i, conversions[i], use64BitIndex);
+      if (failed(v))
+        return failure();
+      args.push_back(*v);
+    }
+    std::string name =
+        (kDebugPrintfStubPrefix + Twine(formats.size())).str();
+    formats.push_back(format.str());
+    OpBuilder stubBuilder = OpBuilder::atBlockEnd(module.getBody());
+    auto stub = func::FuncOp::create(
+        stubBuilder, op.getLoc(), name,
+        b.getFunctionType(ValueRange(args).getTypes(), {}));
+    stub.setPrivate();
+    OpBuilder::atBlockBegin(stub.addEntryBlock())
+        .create<func::ReturnOp>(op.getLoc());
+    func::CallOp::create(b, op.getLoc(), stub, args);
+    op.erase();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The binary rewrite
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum : uint16_t {
+  OpName = 5,
+  OpString = 7,
+  OpExtension = 10,
+  OpExtInstImport = 11,
+  OpExtInst = 12,
+  OpMemoryModel = 14,
+  OpEntryPoint = 15,
+  OpExecutionMode = 16,
+  OpCapability = 17,
+  OpFunction = 54,
+  OpFunctionEnd = 56,
+  OpFunctionCall = 57,
+  OpDecorate = 71,
+  OpExecutionModeId = 331,
+};
+constexpr uint32_t kDebugPrintfInstruction = 1;
+} // namespace
+
+/// A literal string as SPIR-V words: the bytes, a NUL, zero padding.
+static void appendString(SmallVectorImpl<uint32_t> &out, StringRef s) {
+  size_t words = s.size() / 4 + 1;
+  size_t at = out.size();
+  out.append(words, 0);
+  std::memcpy(out.data() + at, s.data(), s.size());
+}
+
+/// The literal string that starts at `words[at]` of an instruction ending
+/// before `end`.
+static StringRef readString(ArrayRef<uint32_t> words, size_t at, size_t end) {
+  const char *begin = reinterpret_cast<const char *>(words.data() + at);
+  size_t max = (end - at) * 4;
+  return StringRef(begin, strnlen(begin, max));
+}
+
+static void appendInstruction(SmallVectorImpl<uint32_t> &out, uint16_t opcode,
+                              ArrayRef<uint32_t> operands,
+                              std::optional<StringRef> string = std::nullopt) {
+  size_t at = out.size();
+  out.push_back(0);
+  out.append(operands.begin(), operands.end());
+  if (string)
+    appendString(out, *string);
+  out[at] = (static_cast<uint32_t>(out.size() - at) << 16) | opcode;
+}
+
+LogicalResult kiln::rewriteDebugPrintfCalls(SmallVectorImpl<uint32_t> &words,
+                                            ArrayRef<std::string> formats,
+                                            std::string &error) {
+  if (formats.empty())
+    return success();
+  if (words.size() < 5) {
+    error = "the SPIR-V has no header";
+    return failure();
+  }
+  struct Inst {
+    size_t at;
+    uint16_t opcode;
+    uint16_t count;
+  };
+  SmallVector<Inst> insts;
+  for (size_t i = 5; i < words.size();) {
+    uint16_t count = words[i] >> 16;
+    if (count == 0 || i + count > words.size()) {
+      error = "malformed instruction at word " + std::to_string(i);
+      return failure();
+    }
+    insts.push_back({i, static_cast<uint16_t>(words[i] & 0xffff), count});
+    i += count;
+  }
+
+  // The stubs, by their names; and where the new instructions go.
+  llvm::DenseMap<uint32_t, unsigned> stubs;
+  size_t afterExtensions = 0, afterImports = 0, afterHeader = 0;
+  for (auto [index, inst] : llvm::enumerate(insts)) {
+    switch (inst.opcode) {
+    case OpCapability:
+    case OpExtension:
+      afterExtensions = index;
+      [[fallthrough]];
+    case OpExtInstImport:
+      afterImports = index;
+      [[fallthrough]];
+    case OpMemoryModel:
+    case OpEntryPoint:
+    case OpExecutionMode:
+    case OpExecutionModeId:
+      afterHeader = index;
+      break;
+    case OpName: {
+      if (inst.count < 3)
+        break;
+      StringRef name =
+          readString(words, inst.at + 2, inst.at + inst.count);
+      unsigned k;
+      if (name.consume_front(kDebugPrintfStubPrefix) &&
+          !name.getAsInteger(10, k) && k < formats.size())
+        stubs[words[inst.at + 1]] = k;
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  if (stubs.empty())
+    return success();
+
+  uint32_t bound = words[3];
+  uint32_t importId = bound;
+  uint32_t firstStringId = bound + 1;
+  SmallVector<uint32_t> out(words.begin(), words.begin() + 5);
+  out[3] = bound + 1 + formats.size();
+  bool needExtension = words[1] < 0x00010600;
+  bool inStub = false;
+  for (auto [index, inst] : llvm::enumerate(insts)) {
+    ArrayRef<uint32_t> w(words.data() + inst.at, inst.count);
+    bool keep = true;
+    if (inStub) {
+      keep = false;
+      inStub = inst.opcode != OpFunctionEnd;
+    } else if (inst.opcode == OpFunction && inst.count >= 3 &&
+               stubs.count(w[2])) {
+      keep = false;
+      inStub = true;
+    }
+    if ((inst.opcode == OpName || inst.opcode == OpDecorate) &&
+        inst.count >= 2 && stubs.count(w[1]))
+      keep = false;
+    if (keep && inst.opcode == OpFunctionCall && inst.count >= 4 &&
+        stubs.count(w[3])) {
+      SmallVector<uint32_t> operands = {w[1], w[2], importId,
+                                        kDebugPrintfInstruction,
+                                        firstStringId + stubs[w[3]]};
+      operands.append(w.begin() + 4, w.end());
+      appendInstruction(out, OpExtInst, operands);
+      keep = false;
+    }
+    if (keep)
+      out.append(w.begin(), w.end());
+    if (index == afterExtensions && needExtension)
+      appendInstruction(out, OpExtension, {}, "SPV_KHR_non_semantic_info");
+    if (index == afterImports)
+      appendInstruction(out, OpExtInstImport, {importId},
+                        "NonSemantic.DebugPrintf");
+    if (index == afterHeader)
+      for (auto [k, format] : llvm::enumerate(formats))
+        appendInstruction(out, OpString, {firstStringId + uint32_t(k)},
+                          format);
+  }
+  if (inStub) {
+    error = "a debug printf stub function has no end";
+    return failure();
+  }
+  words.assign(out.begin(), out.end());
+  return success();
+}
