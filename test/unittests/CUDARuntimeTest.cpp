@@ -13,11 +13,14 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -102,6 +105,31 @@ TEST(CUDARuntime, AllocMemsetCopyRoundTrip) {
   mgpuMemFree(shared, stream);
   mgpuMemFree(device, stream);
   EXPECT_EQ(mgpuMemAlloc(0, stream, false), nullptr);
+  mgpuStreamDestroy(stream);
+}
+
+// A thread waiting for its stream does not hold the runtime's lock: while
+// the (fake) work takes a second, another thread allocates and frees.
+TEST(CUDARuntime, WaitingThreadDoesNotBlockOthers) {
+  void *stream = mgpuStreamCreate();
+  setenv("FAKE_CUDA_SYNC_MS", "1000", 1);
+  std::atomic<bool> started{false};
+  std::chrono::steady_clock::time_point waitDone, otherDone;
+  std::thread waiter([&] {
+    started = true;
+    mgpuStreamSynchronize(stream);
+    waitDone = std::chrono::steady_clock::now();
+  });
+  while (!started)
+    std::this_thread::yield();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  void *device = mgpuMemAlloc(64, nullptr, false);
+  EXPECT_NE(device, nullptr);
+  mgpuMemFree(device, nullptr);
+  otherDone = std::chrono::steady_clock::now();
+  waiter.join();
+  unsetenv("FAKE_CUDA_SYNC_MS");
+  EXPECT_LT(otherDone, waitDone);
   mgpuStreamDestroy(stream);
 }
 

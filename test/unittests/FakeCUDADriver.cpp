@@ -11,7 +11,9 @@
 //===----------------------------------------------------------------------===//
 
 #include <cstdint>
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 #include <cstring>
 #include <map>
 #include <set>
@@ -225,6 +227,9 @@ CUresult cuLaunchKernelEx(const LaunchConfig *c, Function *f, void **, void **) 
 CUresult cuStreamCreate(void **s, unsigned) { *s = new int(0); return 0; }
 CUresult cuStreamDestroy_v2(void *s) { delete (int *)s; return 0; }
 CUresult cuStreamSynchronize(void *) {
+  // FAKE_CUDA_SYNC_MS=N: the work takes N ms to complete.
+  if (const char *ms = std::getenv("FAKE_CUDA_SYNC_MS"))
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms)));
   if (state().pendingIllegalAddress) {
     state().pendingIllegalAddress = false;
     return 700;

@@ -19,6 +19,9 @@
 #include <string>
 #include <vector>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <unistd.h>
 
 using namespace kiln::container;
@@ -33,6 +36,9 @@ const uint32_t kIncrement[] = {
 };
 const uint32_t kPrint[] = {
 #include "print.inc"
+};
+const uint32_t kSpin[] = {
+#include "spin.inc"
 };
 
 /// Whether a Vulkan device exists, asked in a child process so that a
@@ -184,6 +190,26 @@ void launchPrinting(bool deviceFirst) {
   std::exit(host[0] == 8 && host[1] == 10 ? 0 : 1);
 }
 
+/// Seconds since `start`.
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start)
+      .count();
+}
+
+/// Runs the spinning kernel over `groups` workgroups on its own stream and
+/// waits for it; returns the seconds it took.
+double spin(void *fn, std::vector<uint32_t> &data, intptr_t groups) {
+  auto start = std::chrono::steady_clock::now();
+  MemRef1D m{data.data(), data.data(), 0, int64_t(data.size()), 1};
+  void *stream = mgpuStreamCreate();
+  mgpuLaunchKernel(fn, groups, 1, 1, 64, 1, 1, 0, stream, m.params, nullptr,
+                   5);
+  mgpuStreamSynchronize(stream);
+  mgpuStreamDestroy(stream);
+  return secondsSince(start);
+}
+
 class VulkanRuntime : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -328,6 +354,65 @@ TEST_F(VulkanRuntime, ModuleThatPrintsAfterTheDeviceIsAnError) {
   setenv("KILN_VULKAN_PRINTF", "0", 1);
   EXPECT_EXIT(launchPrinting(true), ::testing::ExitedWithCode(0), "");
   unsetenv("KILN_VULKAN_PRINTF");
+}
+
+// A thread waiting for a long kernel does not hold the runtime's lock: a
+// second thread allocates, loads a module, builds a pipeline and frees while
+// the kernel runs, and finishes first.
+TEST_F(VulkanRuntime, WaitingThreadDoesNotBlockOthers) {
+  REQUIRE_DEVICE();
+  std::vector<uint8_t> bytes = container(kSpin, std::size(kSpin), 64, 0,
+                                         memrefArg(0, kNoPushConstant));
+  void *fn =
+      mgpuModuleGetFunction(mgpuModuleLoad(bytes.data(), bytes.size()), "main");
+  // Grow the grid until one launch takes a second (lavapipe caps the
+  // iterations; a GPU gets more of them).
+  KilnVulkanDeviceInfo info;
+  kilnVulkanGetDeviceInfo(&info);
+  uint32_t iterations =
+      info.isCPU ? 60000u : 4000000u;
+  intptr_t groups = 16;
+  std::vector<uint32_t> data;
+  double seconds = 0;
+  for (;;) {
+    data.assign(1 + groups * 64, 0);
+    data[0] = iterations;
+    seconds = spin(fn, data, groups);
+    if (seconds >= 1.0 || groups >= 65535)
+      break;
+    groups = std::min<intptr_t>(65535, groups * std::max(2.0, 1.5 / seconds));
+  }
+  ASSERT_GE(seconds, 0.25) << "the kernel is too fast on this device to test";
+
+  std::atomic<bool> started{false};
+  std::chrono::steady_clock::time_point start, longDone, otherDone;
+  std::thread longThread([&] {
+    start = std::chrono::steady_clock::now();
+    started = true;
+    spin(fn, data, groups);
+    longDone = std::chrono::steady_clock::now();
+  });
+  while (!started)
+    std::this_thread::yield();
+  // Let the launch reach its wait.
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds / 10));
+  void *device = mgpuMemAlloc(1 << 20, nullptr, false);
+  std::vector<uint8_t> other = incrementModule();
+  EXPECT_NE(mgpuModuleGetFunction(mgpuModuleLoad(other.data(), other.size()),
+                                  "main"),
+            nullptr);
+  mgpuMemFree(device, nullptr);
+  otherDone = std::chrono::steady_clock::now();
+  longThread.join();
+  EXPECT_LT(otherDone, longDone)
+      << "the other thread finished "
+      << std::chrono::duration<double>(otherDone - start).count()
+      << " s after the long launch began, which took "
+      << std::chrono::duration<double>(longDone - start).count() << " s";
+  uint32_t x = 5;
+  for (uint32_t i = 0; i < iterations; ++i)
+    x = x * 1664525u + 1013904223u;
+  EXPECT_EQ(data[1 + 5], x);
 }
 
 TEST_F(VulkanRuntime, TruncatedContainerIsAnError) {

@@ -13,6 +13,11 @@
 //   KILN_VULKAN_TIMING=1            one line per launch on stderr:
 //                                   kiln-timing kernel=NAME gpu_us=.. host_us=..
 //   KILN_VULKAN_HOST_IMPORT=0       never import host memory; stage it
+//   KILN_VULKAN_PRINTF=1|0          debug printf on from the start | kernels
+//                                   that print run silently (docs/runtime.md)
+//   KILN_VULKAN_PRINTF_BUFFER=BYTES the validation layer's printf buffer
+//   KILN_VULKAN_VALIDATE_SPIRV=0    do not validate SPIR-V with SPIRV-Tools at
+//                                   load (the shared library does by default)
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +26,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -133,6 +141,10 @@ typedef struct KilnVulkanStats {
   /// Robust buffer access on the device: 0 off, 1 core robustBufferAccess,
   /// 2 robustBufferAccess2 (KILN_VULKAN_ROBUST=1 asks for it).
   uint64_t robustBufferAccess;
+  /// Modules whose SPIR-V SPIRV-Tools validated at load, and the time it
+  /// took (nanoseconds); SPIR-V seen before is not validated again.
+  uint64_t spirvValidations;
+  uint64_t spirvValidationNanoseconds;
 } KilnVulkanStats;
 KILN_RT_EXPORT void kilnVulkanGetStats(KilnVulkanStats *stats);
 

@@ -51,6 +51,10 @@ public:
   }
 
   std::mutex mutex;
+  /// The lock on `mutex` the calling thread holds, when an entry point took
+  /// it (Scoped): waits for the device release it meanwhile, so that other
+  /// threads go on (the driver API is thread-safe).
+  static thread_local std::unique_lock<std::mutex> *heldLock;
   KilnCudaStats stats = {};
 
   /// Opens the driver and initializes it; fatal on failure.
@@ -83,8 +87,17 @@ public:
   template <typename Query, typename Block>
   void waitFor(Query query, Block block, const char *call,
                const std::string &what) {
+    std::unique_lock<std::mutex> *lock = heldLock;
+    if (lock)
+      lock->unlock();
+    auto relock = [&] {
+      if (lock)
+        lock->lock();
+    };
     if (timeoutSeconds <= 0) {
-      check(block(), call);
+      CUresult result = block();
+      relock();
+      check(result, call);
       return;
     }
     auto start = std::chrono::steady_clock::now();
@@ -92,6 +105,7 @@ public:
     while (true) {
       CUresult result = query();
       if (result != CUDA_ERROR_NOT_READY) {
+        relock();
         check(result, call);
         return;
       }
@@ -99,6 +113,7 @@ public:
                           std::chrono::steady_clock::now() - start)
                           .count();
       if (waited > timeoutSeconds) {
+        relock();
         int device = currentDevice();
         kiln::rt::stopAfterTimeout("kiln-cuda", what, timeoutSeconds,
                                    std::to_string(device) + " (" +
@@ -526,19 +541,25 @@ private:
 class Scoped {
 public:
   Scoped() : runtime(Runtime::get()), lock(runtime.mutex) {
+    outer = Runtime::heldLock;
+    Runtime::heldLock = &lock;
     const Driver &drv = runtime.driver();
     runtime.check(drv.cuCtxPushCurrent(runtime.context()), "cuCtxPushCurrent");
   }
   ~Scoped() {
     CUcontext popped;
     runtime.driver().cuCtxPopCurrent(&popped);
+    Runtime::heldLock = outer;
   }
   Runtime &runtime;
   const Driver &drv() { return runtime.driver(); }
 
 private:
-  std::lock_guard<std::mutex> lock;
+  std::unique_lock<std::mutex> lock;
+  std::unique_lock<std::mutex> *outer;
 };
+
+thread_local std::unique_lock<std::mutex> *Runtime::heldLock = nullptr;
 
 /// The bytes a memref descriptor {allocated, aligned, offset, sizes[rank],
 /// strides[rank]} can reach.

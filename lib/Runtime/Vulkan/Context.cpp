@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Context.h"
+#include "ValidateSPIRV.h"
 #include "../Timeout.h"
 #include "../DeviceChoice.h"
 
@@ -169,6 +170,8 @@ void Context::initInstance() {
   const char *printfEnv = std::getenv("KILN_VULKAN_PRINTF");
   printfOff = printfEnv && *printfEnv && !envFlag("KILN_VULKAN_PRINTF");
   printfOn = !printfOff && (printfRequested || envFlag("KILN_VULKAN_PRINTF"));
+  validateSPIRV = !std::getenv("KILN_VULKAN_VALIDATE_SPIRV") ||
+                  envFlag("KILN_VULKAN_VALIDATE_SPIRV");
 
   std::vector<const char *> layers, extensions;
   if (validation || printfOn) {
@@ -970,6 +973,33 @@ Module *Context::loadModule(const void *data, size_t size) {
   return loaded;
 }
 
+void Context::validateForDevice(const Module &module,
+                                const std::string &kernels) {
+  if (!validateSPIRV || !haveSPIRVValidator())
+    return;
+  // FNV-1a over the words: a program that loads the same SPIR-V again (or
+  // from another address) pays once.
+  const std::vector<uint32_t> &words = module.info.spirv;
+  uint64_t hash = 1469598103934665603ull;
+  for (uint32_t w : words)
+    hash = (hash ^ w) * 1099511628211ull;
+  if (!validatedSPIRV.insert({hash, words.size()}).second)
+    return;
+  auto start = std::chrono::steady_clock::now();
+  std::string envName, error;
+  bool valid = kiln::vkrt::validateSPIRV(words, properties.apiVersion,
+                                         envName, error);
+  stats.spirvValidationNanoseconds +=
+      std::chrono::duration_cast<std::chrono::nanoseconds>(
+          std::chrono::steady_clock::now() - start)
+          .count();
+  ++stats.spirvValidations;
+  if (!valid)
+    fatal("cannot load GPU module with " + kernels +
+          ": its SPIR-V fails validation (spirv-val --target-env " + envName +
+          ", for device '" + properties.deviceName + "'): " + error);
+}
+
 /// "kernel 'a'" or "kernels 'a', 'b'": a module named by its entry points.
 static std::string describeKernels(const Module &module) {
   std::string names;
@@ -1000,6 +1030,7 @@ void Context::createShader(Module *module) {
           properties.deviceName +
           "' does not offer; compile it for this device "
           "(kiln-compile --target-env=device) or a target env without it");
+  validateForDevice(*module, kernels);
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = module->info.spirv.size() * 4;
   info.pCode = module->info.spirv.data();
@@ -1263,11 +1294,19 @@ void Context::submit(Submission *s, Stream *stream) {
   s->submitted = std::chrono::steady_clock::now();
   check(vk.vkQueueSubmit(queue, 1, &info, s->fence), "vkQueueSubmit");
   s->submitReturned = std::chrono::steady_clock::now();
+  s->stream = stream;
   if (stream)
     stream->pending.push_back(s);
 }
 
 void Context::complete(Submission *s) {
+  s->done = true;
+  if (s->stream) {
+    auto &pending = s->stream->pending;
+    pending.erase(std::remove(pending.begin(), pending.end(), s),
+                  pending.end());
+    s->stream = nullptr;
+  }
   auto done = std::chrono::steady_clock::now();
   for (HostSegment &segment : s->segments)
     releaseSegment(segment, true);
@@ -1295,23 +1334,42 @@ void Context::complete(Submission *s) {
     if (timingCallback)
       timingCallback(timingUser, s->kernel.c_str(), gpuUs);
   }
+  if (s->waiters == 0)
+    recycle(s);
+}
+
+void Context::recycle(Submission *s) {
   check(vk.vkResetFences(device, 1, &s->fence), "vkResetFences");
+  s->done = false;
   freeSubmissions.push_back(s);
 }
 
-void Context::waitAndComplete(std::vector<Submission *> &pending) {
-  if (pending.empty())
+thread_local std::unique_lock<std::mutex> *Context::heldLock = nullptr;
+
+void Context::waitAndComplete(std::vector<Submission *> targets) {
+  if (targets.empty())
     return;
   std::vector<VkFence> fences;
-  for (Submission *s : pending)
+  for (Submission *s : targets) {
+    ++s->waiters;
     fences.push_back(s->fence);
+  }
   uint64_t timeout =
       timeoutSeconds > 0 ? uint64_t(timeoutSeconds * 1e9) : UINT64_MAX;
+  // Other threads go on meanwhile: they may submit, allocate, or complete
+  // these same submissions (which stay unrecycled while waited on).
+  std::unique_lock<std::mutex> *lock = heldLock;
+  if (lock)
+    lock->unlock();
   VkResult waited = vk.vkWaitForFences(device, fences.size(), fences.data(),
                                        VK_TRUE, timeout);
+  if (lock)
+    lock->lock();
+  for (Submission *s : targets)
+    --s->waiters;
   if (waited == VK_TIMEOUT) {
     std::string kernels;
-    for (Submission *s : pending)
+    for (Submission *s : targets)
       if (vk.vkGetFenceStatus(device, s->fence) == VK_NOT_READY)
         kernels += (kernels.empty() ? "'" : ", '") +
                    (s->kernel.empty() ? std::string("(a copy)") : s->kernel) +
@@ -1321,9 +1379,12 @@ void Context::waitAndComplete(std::vector<Submission *> &pending) {
         timeoutSeconds, std::string("'") + properties.deviceName + "'");
   }
   check(waited, "vkWaitForFences");
-  for (Submission *s : pending)
-    complete(s);
-  pending.clear();
+  for (Submission *s : targets) {
+    if (!s->done)
+      complete(s);
+    else if (s->waiters == 0)
+      recycle(s); // Completed by a thread that left it to its last waiter.
+  }
   checkValidation();
 }
 

@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,13 @@ struct Submission {
   bool timed = false;
   std::chrono::steady_clock::time_point submitted;
   std::chrono::steady_clock::time_point submitReturned;
+  /// The stream whose pending list holds it until it completes.
+  struct Stream *stream = nullptr;
+  /// Threads waiting on its fence with the lock released; its fence is not
+  /// reset, nor the submission reused, until they are done.
+  unsigned waiters = 0;
+  /// Completed (copies back done, timing reported), not yet recycled.
+  bool done = false;
 };
 
 struct Stream {
@@ -120,6 +128,9 @@ class Context {
 public:
   static Context &get();
   std::mutex mutex;
+  /// The lock on `mutex` that the calling thread holds, when an entry point
+  /// took it (Runtime.cpp): waits for the device release it meanwhile.
+  static thread_local std::unique_lock<std::mutex> *heldLock;
 
   // Instance-level; enough to list devices.
   void initInstance();
@@ -133,6 +144,9 @@ public:
   /// The module's VkShaderModule, once the device exists (loadModule, or
   /// the first kernel lookup for a module loaded before it).
   void createShader(Module *module);
+  /// SPIRV-Tools' verdict on `module`'s SPIR-V for the device (once per
+  /// distinct SPIR-V); fatal, naming `kernels`, when it is invalid.
+  void validateForDevice(const Module &module, const std::string &kernels);
   void unloadModule(Module *module);
   Kernel *getKernel(Module *module, const char *name);
   void launch(Kernel *kernel, const intptr_t grid[3], const intptr_t block[3],
@@ -187,6 +201,11 @@ public:
   /// The device runs SPIR-V with non-semantic instructions (Vulkan 1.3 or
   /// VK_KHR_shader_non_semantic_info).
   bool nonSemanticInfo = false;
+  /// KILN_VULKAN_VALIDATE_SPIRV (default on where the validator is built
+  /// in): SPIRV-Tools validates each distinct SPIR-V once before the driver.
+  bool validateSPIRV = true;
+  /// Hashes (and sizes) of the SPIR-V validated so far.
+  std::set<std::pair<uint64_t, size_t>> validatedSPIRV;
   bool timing = false;     ///< Launches write timestamps.
   bool envTiming = false;  ///< KILN_VULKAN_TIMING: print them.
   /// KILN_VULKAN_TIMING=upstream: print them as upstream's Vulkan runtime
@@ -221,7 +240,11 @@ private:
   void writeTimestamp(Submission *s, uint32_t which);
   double gpuMicroseconds(Submission *s);
   void complete(Submission *s);
-  void waitAndComplete(std::vector<Submission *> &pending);
+  /// Waits for `targets` (a copy: other threads may change the lists it
+  /// came from while the lock is released) and completes them.
+  void waitAndComplete(std::vector<Submission *> targets);
+  /// Puts a completed submission back in the free list, its fence reset.
+  void recycle(Submission *s);
   void beginRecording(VkCommandBuffer cmd);
   void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStages,
                      VkAccessFlags srcAccess, VkPipelineStageFlags dstStages,

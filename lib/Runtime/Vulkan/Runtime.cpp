@@ -11,11 +11,17 @@ using namespace kiln;
 using namespace kiln::vkrt;
 
 namespace {
-/// Locks the context for one entry point.
+/// Locks the context for one entry point; waits for the device inside it
+/// release the lock (Context::heldLock) so that other threads go on.
 struct Locked {
-  Locked() : context(Context::get()), lock(context.mutex) {}
+  Locked() : context(Context::get()), lock(context.mutex) {
+    outer = Context::heldLock;
+    Context::heldLock = &lock;
+  }
+  ~Locked() { Context::heldLock = outer; }
   Context &context;
-  std::lock_guard<std::mutex> lock;
+  std::unique_lock<std::mutex> lock;
+  std::unique_lock<std::mutex> *outer;
 };
 } // namespace
 
