@@ -3,33 +3,62 @@
 # lit suite (passes, tools, the kernel corpus), the Vulkan integration tests
 # again compiled ahead of time (build/test-aot) and on CUDA (build/test-cuda,
 # unsupported without an NVIDIA GPU), and the GoogleTest units.
+#
+#   scripts/test.sh              the build in build/ (GCC)
+#   scripts/test.sh --sanitize   the same suite on a clang build with
+#                                AddressSanitizer and UBSan in build-asan,
+#                                then a short run of each fuzz target
 set -eu
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
-scripts/build.sh
+if [ "${1:-}" = --sanitize ]; then
+  scripts/install-deps.sh --sanitize
+  if [ ! -f build-asan/build.ninja ]; then
+    cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+      -DKILN_FUZZ=ON
+  fi
+  ninja -C build-asan -j "${KILN_JOBS:-2}"
+  build=build-asan
+  # Leaks are not checked: the driver and LLVM keep objects until exit.
+  export ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1"
+  export UBSAN_OPTIONS="print_stacktrace=1"
+else
+  scripts/install-deps.sh
+  scripts/build.sh
+  build=build
+fi
 
 lit=/usr/lib/llvm-22/bin/lit
 status=0
-"$lit" -sv build/test build/test-aot build/test-cuda --xunit-xml-output build/lit-results.xml \
-  || status=1
-build/unittests/KilnUnitTests --gtest_brief=1 \
-  --gtest_output=xml:build/gtest-results.xml || status=1
+rm -f $build/*-results.xml
+"$lit" -sv $build/test $build/test-aot $build/test-cuda \
+  --xunit-xml-output $build/lit-results.xml || status=1
+$build/unittests/KilnUnitTests --gtest_brief=1 \
+  --gtest_output=xml:$build/gtest-results.xml || status=1
 # The runtime's units run with the Khronos validation layer on: any message
 # it reports fails the test.
-KILN_VULKAN_VALIDATION=1 build/unittests/KilnVulkanRuntimeTests --gtest_brief=1 \
-  --gtest_output=xml:build/gtest-vulkan-results.xml || status=1
+KILN_VULKAN_VALIDATION=1 $build/unittests/KilnVulkanRuntimeTests --gtest_brief=1 \
+  --gtest_output=xml:$build/gtest-vulkan-results.xml || status=1
 # The CUDA runtime's units run everywhere, against a stand-in driver and
 # against none.
-build/unittests/KilnCUDARuntimeTests --gtest_brief=1 \
-  --gtest_output=xml:build/gtest-cuda-results.xml || status=1
+$build/unittests/KilnCUDARuntimeTests --gtest_brief=1 \
+  --gtest_output=xml:$build/gtest-cuda-results.xml || status=1
 
 # One summary line over both suites.
-python3 - <<'PY'
+python3 - "$build" <<'PY'
+import sys
 import xml.etree.ElementTree as ET
+build = sys.argv[1]
 passed = failed = skipped = 0
-for path in ("build/lit-results.xml", "build/gtest-results.xml",
-             "build/gtest-vulkan-results.xml", "build/gtest-cuda-results.xml"):
-    root = ET.parse(path).getroot()
+for name in ("lit-results.xml", "gtest-results.xml",
+             "gtest-vulkan-results.xml", "gtest-cuda-results.xml"):
+    path = build + "/" + name
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError):
+        print(f"{path}: missing or unreadable (the test binary crashed?)")
+        failed += 1
+        continue
     for case in root.iter("testcase"):
         if case.find("failure") is not None or case.find("error") is not None:
             failed += 1
@@ -37,6 +66,9 @@ for path in ("build/lit-results.xml", "build/gtest-results.xml",
             skipped += 1
         else:
             passed += 1
-print(f"{passed} passed, {failed} failed, {skipped} skipped")
+print(f"{build}: {passed} passed, {failed} failed, {skipped} skipped")
 PY
+if [ "$build" = build-asan ]; then
+  scripts/fuzz.sh build-asan || status=1
+fi
 exit $status

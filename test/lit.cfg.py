@@ -106,11 +106,30 @@ for var in ["KILN_VULKAN_DEVICE", "VK_ICD_FILENAMES", "VK_DRIVER_FILES",
         config.environment[var] = os.environ[var]
 config.substitutions.append(("%kiln_lib_dir", config.kiln_lib_dir))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
-config.substitutions.append(("%mlir_runner", config.mlir_runner))
+if getattr(config, "kiln_sanitize", False):
+    # A sanitizer build (scripts/test.sh --sanitize): Kiln's code is built
+    # with ASan and UBSan. Leaks are not checked (the driver and LLVM keep
+    # objects until exit); an uninstrumented mlir-runner loads the runtime
+    # only with the ASan runtime preloaded.
+    config.available_features.add("sanitize")
+    config.environment["ASAN_OPTIONS"] = (
+        "detect_leaks=0:abort_on_error=0:allocator_may_return_null=1")
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1"
+    config.substitutions.append(
+        ("%mlir_runner", "env LD_PRELOAD=%s %s" % (config.kiln_asan_runtime,
+                                                   config.mlir_runner)))
+else:
+    config.substitutions.append(("%mlir_runner", config.mlir_runner))
 
 aot_run = os.path.join(os.path.dirname(__file__), "Integration", "AOT",
                        "Inputs", "kiln_aot_run.py")
-config.substitutions.append(("%cc", config.c_compiler))
+if getattr(config, "kiln_sanitize", False):
+    # Programs linked with Kiln's instrumented static runtimes need the
+    # sanitizer runtimes too.
+    config.substitutions.append(
+        ("%cc", config.c_compiler + " -fsanitize=address,undefined"))
+else:
+    config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))
 if kiln_suite == "aot":

@@ -408,6 +408,11 @@ LogicalResult aot::linkExecutable(StringRef objectFile, StringRef output,
                                   const LinkOptions &options,
                                   std::string &error) {
   std::string linker = options.linker;
+#ifdef KILN_AOT_SANITIZE_LINKER
+  // A sanitizer build's runtimes need its compiler's sanitizer runtimes.
+  if (linker.empty())
+    linker = KILN_AOT_SANITIZE_LINKER;
+#endif
   if (linker.empty()) {
     for (StringRef candidate : {"c++", "g++", "clang++"}) {
       if (llvm::ErrorOr<std::string> path =
@@ -467,6 +472,9 @@ LogicalResult aot::linkExecutable(StringRef objectFile, StringRef output,
                                "-lm", "-static-libgcc"});
   if (options.staticCxxRuntime)
     args.push_back("-static-libstdc++");
+#ifdef KILN_AOT_SANITIZE_LINKER
+  args.push_back("-fsanitize=address,undefined");
+#endif
   if (options.strip)
     args.push_back("-s");
   SmallVector<StringRef> argRefs(args.begin(), args.end());

@@ -201,8 +201,8 @@ LogicalResult kiln::lowerPrintfToStubs(gpu::GPUModuleOp module,
         stubBuilder, op.getLoc(), name,
         b.getFunctionType(ValueRange(args).getTypes(), {}));
     stub.setPrivate();
-    OpBuilder::atBlockBegin(stub.addEntryBlock())
-        .create<func::ReturnOp>(op.getLoc());
+    OpBuilder body = OpBuilder::atBlockBegin(stub.addEntryBlock());
+    func::ReturnOp::create(body, op.getLoc());
     func::CallOp::create(b, op.getLoc(), stub, args);
     op.erase();
   }

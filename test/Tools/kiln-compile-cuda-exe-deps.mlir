@@ -1,5 +1,7 @@
 // A --target=cuda executable needs no CUDA library at link time: libcuda.so.1
 // is opened when it runs.
+// UNSUPPORTED: sanitize
+// (Sanitized executables also need the sanitizer runtimes' libraries.)
 // RUN: kiln-compile %S/../Integration/CUDA/Inputs/scale.mlir --target=cuda --emit=exe -o %t.exe
 // RUN: %python %S/Inputs/check-elf-deps.py %t.exe | FileCheck %s
 // CHECK-DAG: needed: libstdc++.so.6

@@ -1,5 +1,7 @@
 // An executable needs only the C/C++ runtime (and, opened at run time, the
 // Vulkan loader): no LLVM, no MLIR, no RPATH, no glibc newer than 2.36.
+// UNSUPPORTED: sanitize
+// (Sanitized executables also need the sanitizer runtimes' libraries.)
 // RUN: kiln-compile %kiln_src_root/examples/saxpy.mlir --emit=exe -o %t.exe
 // RUN: %python %S/Inputs/check-elf-deps.py %t.exe | FileCheck %s
 // RUN: kiln-compile %kiln_src_root/examples/saxpy.mlir --emit=exe --static-cxx-runtime --strip -o %t.static

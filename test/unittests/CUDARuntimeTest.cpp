@@ -109,7 +109,7 @@ TEST(CUDARuntime, AllocMemsetCopyRoundTrip) {
 }
 
 // A thread waiting for its stream does not hold the runtime's lock: while
-// the (fake) work takes a second, another thread allocates and frees.
+// the (fake) work takes a second, another thread allocates.
 TEST(CUDARuntime, WaitingThreadDoesNotBlockOthers) {
   void *stream = mgpuStreamCreate();
   setenv("FAKE_CUDA_SYNC_MS", "1000", 1);
@@ -125,9 +125,9 @@ TEST(CUDARuntime, WaitingThreadDoesNotBlockOthers) {
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   void *device = mgpuMemAlloc(64, nullptr, false);
   EXPECT_NE(device, nullptr);
-  mgpuMemFree(device, nullptr);
   otherDone = std::chrono::steady_clock::now();
   waiter.join();
+  mgpuMemFree(device, nullptr);
   unsetenv("FAKE_CUDA_SYNC_MS");
   EXPECT_LT(otherDone, waitDone);
   mgpuStreamDestroy(stream);

@@ -903,6 +903,62 @@ static bool scanEntryPoints(const std::vector<uint32_t> &words,
   return true;
 }
 
+bool kiln::vkrt::inspectModule(const void *data, size_t size, Module &module,
+                               std::string &error) {
+  if (!data && size) {
+    error = "a null module of " + std::to_string(size) + " bytes";
+    return false;
+  }
+  module.bytes.assign(static_cast<const uint8_t *>(data),
+                      static_cast<const uint8_t *>(data) + size);
+  if (container::isContainer(data, size)) {
+    if (!container::parse(module.bytes.data(), size, module.info, error))
+      return false;
+    module.isContainer = true;
+  } else {
+    uint32_t magic = 0;
+    if (size >= 4)
+      std::memcpy(&magic, data, 4);
+    if (size < 20 || size % 4 != 0 || magic != container::kSPIRVMagic) {
+      error = std::to_string(size) +
+              " bytes that are neither a Kiln container nor SPIR-V (bad "
+              "magic or size)";
+      return false;
+    }
+    module.info.spirv.resize(size / 4);
+    std::memcpy(module.info.spirv.data(), data, size);
+  }
+  std::map<std::string, std::array<uint32_t, 3>> localSizes;
+  if (!scanEntryPoints(module.info.spirv, module.entryPoints, localSizes,
+                       module.debugPrintf, error))
+    return false;
+  // The container's argument table is trusted only where the SPIR-V agrees:
+  // every kernel it lists is an entry point with the workgroup size it says.
+  if (!module.isContainer)
+    return true;
+  for (const container::KernelInfo &k : module.info.kernels) {
+    auto it = localSizes.find(k.name);
+    if (it == localSizes.end()) {
+      error = "its container lists kernel '" + k.name +
+              "', which its SPIR-V has no entry point for";
+      return false;
+    }
+    const std::array<uint32_t, 3> &local = it->second;
+    if (local[0] != 0 && (local[0] != k.workgroupSize[0] ||
+                          local[1] != k.workgroupSize[1] ||
+                          local[2] != k.workgroupSize[2])) {
+      error = "its container gives kernel '" + k.name + "' workgroup size (" +
+              std::to_string(k.workgroupSize[0]) + ", " +
+              std::to_string(k.workgroupSize[1]) + ", " +
+              std::to_string(k.workgroupSize[2]) + ") but its SPIR-V (" +
+              std::to_string(local[0]) + ", " + std::to_string(local[1]) +
+              ", " + std::to_string(local[2]) + ")";
+      return false;
+    }
+  }
+  return true;
+}
+
 Module *Context::loadModule(const void *data, size_t size) {
   // The JIT and AOT hosts load each embedded binary once, but a host that
   // loads per launch must not pay for it: reuse a module with the same bytes.
@@ -914,56 +970,13 @@ Module *Context::loadModule(const void *data, size_t size) {
     }
   auto module = std::make_unique<Module>();
   module->source = data;
-  module->bytes.assign(static_cast<const uint8_t *>(data),
-                       static_cast<const uint8_t *>(data) + size);
-  if (container::isContainer(data, size)) {
-    std::string error;
-    if (!container::parse(module->bytes.data(), size, module->info, error))
-      fatal("cannot load GPU module: " + error);
-    module->isContainer = true;
-  } else {
-    uint32_t magic = 0;
-    if (size >= 4)
-      std::memcpy(&magic, data, 4);
-    if (size < 20 || size % 4 != 0 || magic != container::kSPIRVMagic)
-      fatal("cannot load GPU module: " + std::to_string(size) +
-            " bytes that are neither a Kiln container nor SPIR-V (bad magic "
-            "or size)");
-    module->info.spirv.resize(size / 4);
-    std::memcpy(module->info.spirv.data(), data, size);
-  }
-  std::string error;
-  std::map<std::string, std::array<uint32_t, 3>> localSizes;
-  bool debugPrintf = false;
-  if (!scanEntryPoints(module->info.spirv, module->entryPoints, localSizes,
-                       debugPrintf, error))
+  if (std::string error; !inspectModule(data, size, *module, error))
     fatal("cannot load GPU module: " + error);
-  // The container's argument table is trusted only where the SPIR-V agrees:
-  // every kernel it lists is an entry point with the workgroup size it says.
-  if (module->isContainer)
-    for (const container::KernelInfo &k : module->info.kernels) {
-      auto it = localSizes.find(k.name);
-      if (it == localSizes.end())
-        fatal("cannot load GPU module: its container lists kernel '" +
-              k.name + "', which its SPIR-V has no entry point for");
-      const std::array<uint32_t, 3> &local = it->second;
-      if (local[0] != 0 && (local[0] != k.workgroupSize[0] ||
-                            local[1] != k.workgroupSize[1] ||
-                            local[2] != k.workgroupSize[2]))
-        fatal("cannot load GPU module: its container gives kernel '" +
-              k.name + "' workgroup size (" +
-              std::to_string(k.workgroupSize[0]) + ", " +
-              std::to_string(k.workgroupSize[1]) + ", " +
-              std::to_string(k.workgroupSize[2]) + ") but its SPIR-V (" +
-              std::to_string(local[0]) + ", " + std::to_string(local[1]) +
-              ", " + std::to_string(local[2]) + ")");
-    }
-  module->debugPrintf = debugPrintf;
   // A module that prints turns debug printf on if it is loaded before the
   // instance exists. The JIT and AOT hosts load every module before main
   // runs, so the device (and the instance) waits for the first kernel
   // lookup: a program whose later module prints gets debug printf too.
-  if (debugPrintf && !instance)
+  if (module->debugPrintf && !instance)
     printfRequested = true;
   module->references = 1;
   modules.push_back(std::move(module));

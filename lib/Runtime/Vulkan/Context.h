@@ -62,6 +62,14 @@ struct Module {
   unsigned references = 0;
 };
 
+/// What the runtime checks in a module's bytes before any device sees them:
+/// the container (or raw SPIR-V), the SPIR-V's instruction stream and entry
+/// points, and that the container's kernels agree with them. Fills
+/// `module`'s bytes, info, entry points and debugPrintf; false with `error`
+/// on what it refuses. Touches no Vulkan state (the fuzz target calls it).
+bool inspectModule(const void *data, size_t size, Module &module,
+                   std::string &error);
+
 /// Host memory a launch reads or writes, imported into Vulkan or staged
 /// through a host-visible buffer, alive until the launch completes.
 struct HostSegment {

@@ -4,6 +4,9 @@
 // whose values are for 8-wide subgroups (warps are 32 wide), ignores
 // --validate, and says clearly when there is no driver. (The stand-in driver
 // runs no kernels, so its results are not compared here.)
+// UNSUPPORTED: sanitize
+// (A sanitizer build's executables are several times larger than the bundle
+// may be; the bundle is for machines without a compiler.)
 // RUN: rm -rf %t && %python %kiln_src_root/test/bundle/make-bundle.py --build-dir %kiln_obj_root --out %t --target cuda --filecheck FileCheck | FileCheck %s --check-prefix=MAKE
 // MAKE: kiln-bundle: {{[0-9]+}} tests, {{[0-9.]+}} MiB in
 // RUN: cat %t/target | FileCheck %s --check-prefix=TARGET

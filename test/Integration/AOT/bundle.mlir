@@ -2,6 +2,9 @@
 // time into one folder under 24 MiB, run by run-all (POSIX sh) against the
 // expected outputs recorded with the JIT runner. A wrong value, a wrong exit
 // status and a missing device are reported as such.
+// UNSUPPORTED: sanitize
+// (A sanitizer build's executables are several times larger than the bundle
+// may be; the bundle is for machines without a compiler.)
 // RUN: rm -rf %t && %python %kiln_src_root/test/bundle/make-bundle.py --build-dir %kiln_obj_root --out %t/kiln-bundle --filecheck FileCheck | FileCheck %s --check-prefix=MAKE
 // RUN: sh %t/kiln-bundle/run-all --validate | FileCheck %s
 // RUN: sh %t/kiln-bundle/run-all --filter=saxpy -v | FileCheck %s --check-prefix=FILTER
