@@ -517,7 +517,7 @@ void Context::initDevice() {
   // Bound for memrefs with no elements (a descriptor needs a real buffer).
   bool visible;
   createBuffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0, emptyBuffer,
-               emptyMemory, visible);
+               emptyMemory, visible, "the runtime's empty buffer");
 }
 
 void Context::teardown() {
@@ -591,9 +591,30 @@ uint32_t Context::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want,
   return UINT32_MAX;
 }
 
+/// "N bytes (X.Y GiB)".
+static std::string describeBytes(uint64_t bytes) {
+  char text[64];
+  std::snprintf(text, sizeof(text), "%" PRIu64 " bytes (%.1f GiB)", bytes,
+                bytes / double(1ull << 30));
+  return text;
+}
+
+void Context::outOfMemory(const std::string &purpose, uint64_t bytes,
+                          const char *call, VkResult result) {
+  uint64_t deviceLocal = 0;
+  for (uint32_t i = 0; i < memoryProperties.memoryHeapCount; ++i)
+    if (memoryProperties.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+      deviceLocal += memoryProperties.memoryHeaps[i].size;
+  fatal("cannot allocate " + describeBytes(bytes) + " for " + purpose +
+        " on device '" + properties.deviceName + "', which has " +
+        describeBytes(deviceLocal) + " of device-local memory: " + call +
+        " failed: " + vk::resultName(result));
+}
+
 void Context::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
                            VkMemoryPropertyFlags want, VkBuffer &buffer,
-                           VkDeviceMemory &memory, bool &hostVisible) {
+                           VkDeviceMemory &memory, bool &hostVisible,
+                           const std::string &purpose) {
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.size = std::max<VkDeviceSize>(size, 16);
   info.usage = usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
@@ -601,7 +622,11 @@ void Context::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
   if (deviceAddresses)
     info.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  check(vk.vkCreateBuffer(device, &info, nullptr, &buffer), "vkCreateBuffer");
+  if (VkResult r = vk.vkCreateBuffer(device, &info, nullptr, &buffer);
+      r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY)
+    outOfMemory(purpose, info.size, "vkCreateBuffer", r);
+  else
+    check(r, "vkCreateBuffer");
   VkMemoryRequirements req;
   vk.vkGetBufferMemoryRequirements(device, buffer, &req);
   uint32_t type = findMemoryType(req.memoryTypeBits, want);
@@ -618,8 +643,7 @@ void Context::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
   VkResult result = vk.vkAllocateMemory(device, &alloc, nullptr, &memory);
   if (result != VK_SUCCESS) {
     vk.vkDestroyBuffer(device, buffer, nullptr);
-    fatal("vkAllocateMemory of " + std::to_string(req.size) +
-          " bytes failed: " + vk::resultName(result));
+    outOfMemory(purpose, req.size, "vkAllocateMemory", result);
   }
   check(vk.vkBindBufferMemory(device, buffer, memory, 0), "vkBindBufferMemory");
   VkMemoryPropertyFlags flags =
@@ -639,7 +663,9 @@ void *Context::allocate(uint64_t size, bool hostShared) {
                  : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
   createBuffer(alignUp(std::max<uint64_t>(size, 1), 16),
                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, want, a.buffer, a.memory,
-               visible);
+               visible,
+               hostShared ? "a host-shared mgpuMemAlloc (gpu.alloc)"
+                          : "an mgpuMemAlloc (gpu.alloc)");
   if (visible)
     check(vk.vkMapMemory(device, a.memory, 0, VK_WHOLE_SIZE, 0, &a.mapped),
           "vkMapMemory");
@@ -795,7 +821,8 @@ void Context::copy(void *dst, const void *src, size_t size) {
   createBuffer(size, 0,
                VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                    VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-               staging, memory, visible);
+               staging, memory, visible,
+               "the staging buffer of an mgpuMemcpy (gpu.memcpy)");
   void *mapped;
   check(vk.vkMapMemory(device, memory, 0, VK_WHOLE_SIZE, 0, &mapped),
         "vkMapMemory");
@@ -1391,6 +1418,16 @@ void Context::waitAndComplete(std::vector<Submission *> targets) {
         "kiln-vulkan", kernels.empty() ? "the work" : "kernel " + kernels,
         timeoutSeconds, std::string("'") + properties.deviceName + "'");
   }
+  if (waited == VK_ERROR_DEVICE_LOST) {
+    std::string kernels;
+    for (Submission *s : targets)
+      if (!s->kernel.empty())
+        kernels += (kernels.empty() ? "'" : ", '") + s->kernel + "'";
+    fatal(std::string("device '") + properties.deviceName + "' was lost" +
+          (kernels.empty() ? "" : " while waiting for kernel " + kernels) +
+          " (vkWaitForFences: VK_ERROR_DEVICE_LOST); a kernel that faults "
+          "or runs past the driver's watchdog loses the device");
+  }
   check(waited, "vkWaitForFences");
   for (Submission *s : targets) {
     if (!s->done)
@@ -1442,7 +1479,8 @@ void Context::destroyStream(Stream *stream) {
 // Host memory for a launch
 //===----------------------------------------------------------------------===//
 
-void Context::mapSegments(std::vector<HostSegment> &segments) {
+void Context::mapSegments(std::vector<HostSegment> &segments,
+                          const std::string &kernel) {
   for (HostSegment &seg : segments) {
     if (hostImport) {
       uintptr_t lo = alignDown(seg.lo, importAlignment);
@@ -1506,7 +1544,8 @@ void Context::mapSegments(std::vector<HostSegment> &segments) {
     createBuffer(seg.hi - lo, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                  VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                      VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                 seg.buffer, seg.memory, visible);
+                 seg.buffer, seg.memory, visible,
+                 "staging the host memory of kernel '" + kernel + "'");
     if (!visible)
       fatal("no host-visible coherent memory to stage host buffers through");
     check(vk.vkMapMemory(device, seg.memory, 0, VK_WHOLE_SIZE, 0, &seg.mapped),
@@ -1765,7 +1804,7 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
     }
     b.segment = segments.size() - 1;
   }
-  mapSegments(segments);
+  mapSegments(segments, kernel->name);
 
   // Bind: descriptor offsets must be aligned; kernels that read their offset
   // from push constants absorb the difference.

@@ -265,10 +265,18 @@ private:
   const Allocation *findAllocation(uintptr_t lo, uintptr_t hi) const;
   uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want,
                           VkMemoryPropertyFlags avoid = 0) const;
+  /// A buffer with memory bound; what fails is fatal, naming `purpose`, the
+  /// size and the device's memory.
   void createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
                     VkMemoryPropertyFlags want, VkBuffer &buffer,
-                    VkDeviceMemory &memory, bool &hostVisible);
-  void mapSegments(std::vector<HostSegment> &segments);
+                    VkDeviceMemory &memory, bool &hostVisible,
+                    const std::string &purpose);
+  /// "N bytes (X GiB)" against what device-local memory the device has.
+  [[noreturn]] void outOfMemory(const std::string &purpose, uint64_t bytes,
+                                const char *call, VkResult result);
+  /// Imports or stages the host memory of kernel `kernel`'s launch.
+  void mapSegments(std::vector<HostSegment> &segments,
+                   const std::string &kernel);
   void releaseSegment(HostSegment &segment, bool copyBack);
 
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
