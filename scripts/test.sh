@@ -20,8 +20,9 @@ if [ "${1:-}" = --sanitize ]; then
   ninja -C build-asan -j "${KILN_JOBS:-2}"
   build=build-asan
   # Leaks are not checked: the driver and LLVM keep objects until exit.
-  export ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1"
-  export UBSAN_OPTIONS="print_stacktrace=1"
+  # A report aborts, so that a test expecting a failure still fails on it.
+  export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1"
+  export UBSAN_OPTIONS="print_stacktrace=1:abort_on_error=1"
 else
   scripts/install-deps.sh
   scripts/build.sh

@@ -112,9 +112,11 @@ if getattr(config, "kiln_sanitize", False):
     # objects until exit); an uninstrumented mlir-runner loads the runtime
     # only with the ASan runtime preloaded.
     config.available_features.add("sanitize")
+    # A sanitizer report aborts (a crash), so that `not` tests, which accept
+    # an exit status of 1, still fail on it.
     config.environment["ASAN_OPTIONS"] = (
-        "detect_leaks=0:abort_on_error=0:allocator_may_return_null=1")
-    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1"
+        "detect_leaks=0:abort_on_error=1:allocator_may_return_null=1")
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:abort_on_error=1"
     config.substitutions.append(
         ("%mlir_runner", "env LD_PRELOAD=%s %s" % (config.kiln_asan_runtime,
                                                    config.mlir_runner)))

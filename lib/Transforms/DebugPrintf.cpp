@@ -45,15 +45,24 @@ static LogicalResult parseFormat(gpu::PrintfOp op, StringRef format,
       continue;
     while (i < format.size() && StringRef("-+ #0").contains(format[i]))
       ++i;
-    bool star = false;
+    // Width and precision: at most three digits each (the layer formats
+    // into memory of that size), one '.', no '*'.
+    size_t fieldStart = i;
     while (i < format.size() &&
            (llvm::isDigit(format[i]) || format[i] == '.' || format[i] == '*'))
-      star |= format[i++] == '*';
-    if (star)
+      ++i;
+    StringRef field = format.slice(fieldStart, i);
+    if (field.contains('*'))
       return op.emitOpError("conversion '")
              << format.slice(start, i + 1)
              << "' takes its width or precision from an argument ('*'), which "
                 "Vulkan's debug printf does not support";
+    auto [width, precision] = field.split('.');
+    if (precision.contains('.') || width.size() > 3 || precision.size() > 3)
+      return op.emitOpError("conversion '")
+             << format.slice(start, i + 1)
+             << "' has a malformed or too wide field: a width and a precision "
+                "of at most three digits each";
     unsigned components = 0;
     if (i < format.size() && format[i] == 'v') {
       if (i + 1 >= format.size() || format[i + 1] < '2' || format[i + 1] > '4')
@@ -85,6 +94,17 @@ static LogicalResult parseFormat(gpu::PrintfOp op, StringRef format,
              << "' is not supported by Vulkan's debug printf, which prints "
                 "numbers only (d i o u x X a A e E f F g G, with %v2..%v4 for "
                 "vectors)";
+    if (isFloat && !length.empty())
+      return op.emitOpError("conversion '")
+             << format.slice(start, i + 1)
+             << "' puts an integer length modifier on a float";
+    // The layer reads an 'l' right after the letter ("%ul") as a 64-bit
+    // value.
+    if (i + 1 < format.size() && format[i + 1] == 'l')
+      return op.emitOpError("conversion '")
+             << format.slice(start, i + 2)
+             << "': Vulkan's debug printf reads an 'l' right after the "
+                "conversion as a 64-bit value; separate it (e.g. '%d l')";
     conversions.push_back({letter, isFloat, components});
   }
   return success();
@@ -318,8 +338,13 @@ LogicalResult kiln::rewriteDebugPrintfCalls(SmallVectorImpl<uint32_t> &words,
       break;
     }
   }
-  if (stubs.empty())
-    return success();
+  if (stubs.empty()) {
+    // The module had gpu.printf ops, but their stubs are gone: printing
+    // would silently vanish.
+    error = "the module records " + std::to_string(formats.size()) +
+            " debug printf format(s) but has no stub functions to replace";
+    return failure();
+  }
 
   uint32_t bound = words[3];
   uint32_t importId = bound;

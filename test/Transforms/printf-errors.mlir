@@ -111,3 +111,43 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%x: i32) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]>} {
+    // expected-error @+1 {{conversion '%dl': Vulkan's debug printf reads an 'l' right after the conversion as a 64-bit value}}
+    gpu.printf "%dlanes\n", %x : i32
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%x: i32) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]>} {
+    // expected-error @+1 {{conversion '%2000000000d' has a malformed or too wide field}}
+    gpu.printf "%2000000000d\n", %x : i32
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%x: i32) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]>} {
+    // expected-error @+1 {{conversion '%1.2.3d' has a malformed or too wide field}}
+    gpu.printf "%1.2.3d\n", %x : i32
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%x: f32) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]>} {
+    // expected-error @+1 {{conversion '%hf' puts an integer length modifier on a float}}
+    gpu.printf "%hf\n", %x : f32
+    gpu.return
+  }
+}

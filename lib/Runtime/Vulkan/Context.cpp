@@ -97,11 +97,16 @@ onValidationMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
   ++context->validationMessages;
   std::fflush(stdout);
   if (fromPrintf)
-    std::fprintf(stderr,
-                 "kiln-vulkan: debug printf: %s (the output buffer holds %s "
-                 "bytes per launch; raise it with KILN_VULKAN_PRINTF_BUFFER)\n",
+    std::fprintf(stderr, "kiln-vulkan: debug printf: %s (%s)\n",
                  debugPrintfText(message),
-                 std::to_string(context->printfBufferBytes).c_str());
+                 context->printfBufferBytes
+                     ? ("the output buffer holds " +
+                        std::to_string(context->printfBufferBytes) +
+                        " bytes per launch; raise it with "
+                        "KILN_VULKAN_PRINTF_BUFFER")
+                           .c_str()
+                     : "VK_LAYER_SETTINGS_PATH's settings file sets the "
+                       "layer's printf_buffer_size");
   else
     std::fprintf(stderr, "kiln-vulkan: validation %s: %s\n",
                  severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT
@@ -123,18 +128,30 @@ std::string Context::writePrintfSettings() {
   // The validation layer takes the size of its printf buffer (1024 bytes by
   // default: 28 lines of one number) from a settings file only; a user's
   // own VK_LAYER_SETTINGS_PATH wins.
-  if (std::getenv("VK_LAYER_SETTINGS_PATH"))
+  if (std::getenv("VK_LAYER_SETTINGS_PATH")) {
+    printfBufferBytes = 0; // The user's settings file says.
     return "";
+  }
   const char *tmp = std::getenv("TMPDIR");
   std::string dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/kiln-XXXXXX";
+  auto keepDefault = [&](const std::string &why) {
+    std::fprintf(stderr,
+                 "kiln-vulkan: %s; the validation layer's printf buffer "
+                 "keeps its default of 1024 bytes\n",
+                 why.c_str());
+    printfBufferBytes = 1024;
+    return std::string();
+  };
   if (!mkdtemp(dir.data()))
-    fatal("cannot create a directory for the validation layer's settings "
-          "under " + dir.substr(0, dir.rfind('/')) + ": " +
-          std::strerror(errno));
+    return keepDefault("cannot create a directory under " +
+                       dir.substr(0, dir.rfind('/')) + ": " +
+                       std::strerror(errno));
   std::string path = dir + "/vk_layer_settings.txt";
   FILE *f = std::fopen(path.c_str(), "w");
-  if (!f)
-    fatal("cannot write " + path + ": " + std::strerror(errno));
+  if (!f) {
+    rmdir(dir.c_str());
+    return keepDefault("cannot write " + path + ": " + std::strerror(errno));
+  }
   std::fprintf(f, "khronos_validation.printf_buffer_size = %llu\n",
                static_cast<unsigned long long>(printfBufferBytes));
   std::fclose(f);
@@ -268,8 +285,8 @@ void Context::createMessenger() {
 }
 
 void Context::checkValidation() {
-  if (unsigned n = validationMessages) {
-    validationMessages = 0; // Reported here, not again at exit.
+  if (unsigned n = validationMessages.exchange(0)) {
+    // Reported here, not again at exit.
     fatal("the Khronos validation layer reported " + std::to_string(n) +
           " message(s)");
   }
@@ -560,13 +577,13 @@ void Context::teardown() {
   if (instance)
     vk.vkDestroyInstance(instance, nullptr);
   torndown = true;
-  if (validationMessages) {
+  if (unsigned n = validationMessages.load()) {
     // Messages reported at shutdown (a leak, say) still fail the run.
     std::fflush(stdout);
     std::fprintf(stderr,
                  "kiln-vulkan: the Khronos validation layer reported %u "
                  "message(s)\n",
-                 validationMessages);
+                 n);
     std::fflush(stderr);
     _exit(1);
   }
@@ -1153,6 +1170,9 @@ void Context::createPipeline(Kernel *kernel, size_t rawBuffers) {
   // count; it changes only if a later launch passes a different count.
   if (kernel->pipeline) {
     drainAll();
+    // Another thread may have rebuilt it while the lock was released.
+    if (kernel->rawBuffers == rawBuffers)
+      return;
     vk.vkDestroyPipeline(device, kernel->pipeline, nullptr);
     vk.vkDestroyPipelineLayout(device, kernel->layout, nullptr);
     for (VkDescriptorSetLayout l : kernel->setLayouts)
@@ -1447,9 +1467,17 @@ void Context::synchronize(Stream *stream) {
 void Context::drainAll() {
   if (!device)
     return;
-  waitAndComplete(defaultStream_.pending);
-  for (auto &s : streams)
-    waitAndComplete(s->pending);
+  // Waits release the lock, and other threads may create streams or submit
+  // meanwhile: collect under the lock, and go on until nothing is pending
+  // while it is held.
+  for (;;) {
+    std::vector<Submission *> all = defaultStream_.pending;
+    for (auto &s : streams)
+      all.insert(all.end(), s->pending.begin(), s->pending.end());
+    if (all.empty())
+      return;
+    waitAndComplete(std::move(all));
+  }
 }
 
 void Context::record(Event *, Stream *) {

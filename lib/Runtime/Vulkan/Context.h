@@ -14,6 +14,7 @@
 #include "kiln/Runtime/VulkanRuntime.h"
 #include "kiln/Target/Container.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -204,7 +205,8 @@ public:
   /// KILN_VULKAN_PRINTF=0: kernels that print run without printing.
   bool printfOff = false;
   /// The validation layer's printf buffer per launch
-  /// (KILN_VULKAN_PRINTF_BUFFER).
+  /// (KILN_VULKAN_PRINTF_BUFFER; 0 when the user's VK_LAYER_SETTINGS_PATH
+  /// decides).
   uint64_t printfBufferBytes = 4u << 20;
   /// The device runs SPIR-V with non-semantic instructions (Vulkan 1.3 or
   /// VK_KHR_shader_non_semantic_info).
@@ -231,7 +233,9 @@ public:
   double timeoutSeconds = 0;
   bool torndown = false;
   uint64_t importAlignment = 4096;
-  unsigned validationMessages = 0;
+  /// Counted by the messenger, which the layer may call from a wait that
+  /// released the lock.
+  std::atomic<unsigned> validationMessages{0};
   KilnVulkanStats stats{};
   /// What the device offers kernels (after KILN_VULKAN_HIDE_FEATURES).
   DeviceCapabilities capabilities;
