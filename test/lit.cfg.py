@@ -120,18 +120,16 @@ if getattr(config, "kiln_sanitize", False):
     config.substitutions.append(
         ("%mlir_runner", "env LD_PRELOAD=%s %s" % (config.kiln_asan_runtime,
                                                    config.mlir_runner)))
-else:
-    config.substitutions.append(("%mlir_runner", config.mlir_runner))
-
-aot_run = os.path.join(os.path.dirname(__file__), "Integration", "AOT",
-                       "Inputs", "kiln_aot_run.py")
-if getattr(config, "kiln_sanitize", False):
     # Programs linked with Kiln's instrumented static runtimes need the
     # sanitizer runtimes too.
     config.substitutions.append(
         ("%cc", config.c_compiler + " -fsanitize=address,undefined"))
 else:
+    config.substitutions.append(("%mlir_runner", config.mlir_runner))
     config.substitutions.append(("%cc", config.c_compiler))
+
+aot_run = os.path.join(os.path.dirname(__file__), "Integration", "AOT",
+                       "Inputs", "kiln_aot_run.py")
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))
 if kiln_suite == "aot":

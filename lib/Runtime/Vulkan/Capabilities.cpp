@@ -255,5 +255,13 @@ std::string missingCapability(const std::vector<uint32_t> &words,
   return "";
 }
 
+uint64_t deviceLocalBytes(const VkPhysicalDeviceMemoryProperties &memory) {
+  uint64_t bytes = 0;
+  for (uint32_t i = 0; i < memory.memoryHeapCount; ++i)
+    if (memory.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+      bytes += memory.memoryHeaps[i].size;
+  return bytes;
+}
+
 } // namespace vkrt
 } // namespace kiln

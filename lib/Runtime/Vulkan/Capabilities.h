@@ -50,6 +50,9 @@ void storeFeatures(const DeviceCapabilities &caps, VkPhysicalDeviceFeatures &cor
                    VkPhysicalDeviceVulkan12Features *v12,
                    VkPhysicalDeviceVulkan13Features *v13);
 
+/// The sum of a device's device-local memory heaps.
+uint64_t deviceLocalBytes(const VkPhysicalDeviceMemoryProperties &memory);
+
 /// The first capability `words` (a SPIR-V module) declares that `caps` lack,
 /// as "capability Float64 (Vulkan feature shaderFloat64)"; empty when the
 /// device has them all.

@@ -53,6 +53,14 @@ static bool envFlag(const char *name) {
 static uint64_t alignDown(uint64_t v, uint64_t a) { return v / a * a; }
 static uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
+/// "'a', 'b'": names for a message.
+static std::string quotedList(const std::vector<std::string> &names) {
+  std::string list;
+  for (const std::string &name : names)
+    list += (list.empty() ? "'" : ", '") + name + "'";
+  return list;
+}
+
 Context &Context::get() {
   // Never destroyed by static destructors: the JIT's module destructors may
   // still call in during exit. teardown() runs from an exit handler instead,
@@ -618,13 +626,10 @@ static std::string describeBytes(uint64_t bytes) {
 
 void Context::outOfMemory(const std::string &purpose, uint64_t bytes,
                           const char *call, VkResult result) {
-  uint64_t deviceLocal = 0;
-  for (uint32_t i = 0; i < memoryProperties.memoryHeapCount; ++i)
-    if (memoryProperties.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
-      deviceLocal += memoryProperties.memoryHeaps[i].size;
   fatal("cannot allocate " + describeBytes(bytes) + " for " + purpose +
         " on device '" + properties.deviceName + "', which has " +
-        describeBytes(deviceLocal) + " of device-local memory: " + call +
+        describeBytes(deviceLocalBytes(memoryProperties)) +
+        " of device-local memory: " + call +
         " failed: " + vk::resultName(result));
 }
 
@@ -923,19 +928,19 @@ static bool scanEntryPoints(const std::vector<uint32_t> &words,
     }
     const uint32_t kOpEntryPoint = 15, kOpExecutionMode = 16,
                    kGLCompute = 5, kLocalSize = 17;
+    // The literal string that starts at operand word `first`.
+    auto literal = [&](uint32_t first) {
+      const char *chars = reinterpret_cast<const char *>(&words[i + first]);
+      return std::string(chars, strnlen(chars, (count - first) * 4));
+    };
     if (opcode == kOpEntryPoint && count >= 4 && words[i + 1] == kGLCompute) {
-      const char *chars = reinterpret_cast<const char *>(&words[i + 3]);
-      size_t maxLen = (count - 3) * 4;
-      names.emplace_back(chars, strnlen(chars, maxLen));
+      names.push_back(literal(3));
       byId[words[i + 2]] = names.back();
       sizes[names.back()] = {0, 0, 0};
     }
     const uint32_t kOpExtInstImport = 11;
-    if (opcode == kOpExtInstImport && count >= 3) {
-      const char *chars = reinterpret_cast<const char *>(&words[i + 2]);
-      debugPrintf |= std::string(chars, strnlen(chars, (count - 2) * 4)) ==
-                     "NonSemantic.DebugPrintf";
-    }
+    if (opcode == kOpExtInstImport && count >= 3)
+      debugPrintf |= literal(2) == "NonSemantic.DebugPrintf";
     if (opcode == kOpExecutionMode && count == 6 &&
         words[i + 2] == kLocalSize) {
       auto it = byId.find(words[i + 1]);
@@ -1059,10 +1064,8 @@ void Context::validateForDevice(const Module &module,
 
 /// "kernel 'a'" or "kernels 'a', 'b'": a module named by its entry points.
 static std::string describeKernels(const Module &module) {
-  std::string names;
-  for (const auto &entry : module.entryPoints)
-    names += (names.empty() ? "'" : ", '") + entry + "'";
-  return (module.entryPoints.size() == 1 ? "kernel " : "kernels ") + names;
+  return (module.entryPoints.size() == 1 ? "kernel " : "kernels ") +
+         quotedList(module.entryPoints);
 }
 
 void Context::createShader(Module *module) {
@@ -1428,21 +1431,21 @@ void Context::waitAndComplete(std::vector<Submission *> targets) {
   for (Submission *s : targets)
     --s->waiters;
   if (waited == VK_TIMEOUT) {
-    std::string kernels;
+    std::vector<std::string> running;
     for (Submission *s : targets)
       if (vk.vkGetFenceStatus(device, s->fence) == VK_NOT_READY)
-        kernels += (kernels.empty() ? "'" : ", '") +
-                   (s->kernel.empty() ? std::string("(a copy)") : s->kernel) +
-                   "'";
+        running.push_back(s->kernel.empty() ? "(a copy)" : s->kernel);
+    std::string kernels = quotedList(running);
     kiln::rt::stopAfterTimeout(
         "kiln-vulkan", kernels.empty() ? "the work" : "kernel " + kernels,
         timeoutSeconds, std::string("'") + properties.deviceName + "'");
   }
   if (waited == VK_ERROR_DEVICE_LOST) {
-    std::string kernels;
+    std::vector<std::string> launched;
     for (Submission *s : targets)
       if (!s->kernel.empty())
-        kernels += (kernels.empty() ? "'" : ", '") + s->kernel + "'";
+        launched.push_back(s->kernel);
+    std::string kernels = quotedList(launched);
     fatal(std::string("device '") + properties.deviceName + "' was lost" +
           (kernels.empty() ? "" : " while waiting for kernel " + kernels) +
           " (vkWaitForFences: VK_ERROR_DEVICE_LOST); a kernel that faults "

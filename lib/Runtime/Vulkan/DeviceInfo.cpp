@@ -321,8 +321,6 @@ extern "C" int kilnVulkanGetDeviceInfo(KilnVulkanDeviceInfo *info) {
   info->timestampPeriodNs = q.props.limits.timestampPeriod;
   info->maxWorkgroupInvocations = q.props.limits.maxComputeWorkGroupInvocations;
   info->maxSharedMemoryBytes = q.props.limits.maxComputeSharedMemorySize;
-  for (uint32_t i = 0; i < q.memory.memoryHeapCount; ++i)
-    if (q.memory.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
-      info->deviceLocalBytes += q.memory.memoryHeaps[i].size;
+  info->deviceLocalBytes = deviceLocalBytes(q.memory);
   return 0;
 }
