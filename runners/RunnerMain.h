@@ -11,6 +11,7 @@
 #define KILN_RUNNERS_RUNNERMAIN_H
 
 #include "kiln/InitAll.h"
+#include "kiln/Runtime/Runtime.h"
 #include "kiln/Target/AOT.h"
 
 #include "mlir/ExecutionEngine/JitRunner.h"
@@ -24,6 +25,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -129,6 +131,33 @@ inline std::string flagValue(int argc, char **argv, llvm::StringRef name) {
     if (llvm::StringRef(argv[i]).starts_with(prefix))
       return argv[i] + prefix.size();
   return "";
+}
+
+/// Prints an error the runtime's C++ interface returned as the runtime's
+/// own messages read ("kiln-vulkan: ..."); returns the exit status, 1.
+inline int reportRuntimeError(const char *runtime, const rt::Status &error) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s: %s\n", runtime, error.message().c_str());
+  return 1;
+}
+
+/// `--list-devices`: the runtime's description of every device on stdout.
+inline int listRuntimeDevices(rt::Runtime &runtime, const char *name) {
+  rt::Expected<std::string> text = runtime.describeDevices();
+  if (!text)
+    return reportRuntimeError(name, text.error());
+  std::fputs(text->c_str(), stdout);
+  return 0;
+}
+
+/// `--print-target-env` / `--print-chip`: what the chosen device's kernels
+/// are compiled for, on stdout.
+inline int printRuntimeTarget(rt::Runtime &runtime, const char *name) {
+  rt::Expected<std::string> text = runtime.deviceTarget();
+  if (!text)
+    return reportRuntimeError(name, text.error());
+  std::printf("%s\n", text->c_str());
+  return 0;
 }
 
 } // namespace kiln

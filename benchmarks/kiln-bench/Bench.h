@@ -13,6 +13,7 @@
 #define KILN_BENCHMARKS_KILNBENCH_BENCH_H
 
 #include "kiln/Runtime/CUDARuntime.h"
+#include "kiln/Runtime/Runtime.h"
 #include "kiln/Runtime/VulkanRuntime.h"
 
 #include <cmath>
@@ -37,26 +38,13 @@ struct Blob {
 /// without nvcc).
 const Blob *findBlob(const std::string &name);
 
-/// One backend's runtime, opened from the shared library.
+/// One backend's runtime, opened from the shared library: its C++
+/// interface (kiln/Runtime/Runtime.h), whose calls return errors.
 struct Runtime {
   std::string backend; ///< "vulkan" or "cuda"
   void *handle = nullptr;
-  void *(*moduleLoad)(const void *, size_t) = nullptr;
-  void (*moduleUnload)(void *) = nullptr;
-  void *(*getFunction)(void *, const char *) = nullptr;
-  void (*launch)(void *, intptr_t, intptr_t, intptr_t, intptr_t, intptr_t,
-                 intptr_t, int32_t, void *, void **, void **,
-                 size_t) = nullptr;
-  void *(*streamCreate)() = nullptr;
-  void (*streamDestroy)(void *) = nullptr;
-  void (*streamSynchronize)(void *) = nullptr;
-  void *(*memAlloc)(uint64_t, void *, bool) = nullptr;
-  void (*memFree)(void *, void *) = nullptr;
-  void (*memcpy)(void *, void *, size_t, void *) = nullptr;
-  void (*setTimingCallback)(KilnTimingCallback, void *) = nullptr;
-  double (*deviceCopy)(void *, const void *, size_t) = nullptr;
+  kiln::rt::Runtime *api = nullptr;
   double (*timed)(void (*)(void *, void *), void *) = nullptr; ///< CUDA
-
   /// Device description, for the report and the JSON context.
   std::string deviceName, deviceDriver, deviceDetails;
   bool float64 = true, subgroupArithmetic = true, isCPU = false;

@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <regex>
+#include <stdexcept>
 #include <sstream>
 
 namespace kiln {
@@ -133,6 +134,25 @@ template <typename T> std::vector<T> randomArray(size_t n, uint64_t seed) {
   return v;
 }
 
+/// A runtime call that returned an error: the benchmark family stops there,
+/// and runBenchmarks records why.
+struct RuntimeFailure : std::runtime_error {
+  explicit RuntimeFailure(const kiln::rt::Status &error)
+      : std::runtime_error(error.message()), kind(error.kind()) {}
+  kiln::rt::ErrorKind kind;
+};
+
+void need(const kiln::rt::Status &status) {
+  if (status)
+    throw RuntimeFailure(status);
+}
+
+template <typename T> T need(kiln::rt::Expected<T> value) {
+  if (!value)
+    throw RuntimeFailure(value.error());
+  return *value;
+}
+
 void collectTime(void *user, const char *, double us) {
   static_cast<std::vector<double> *>(user)->push_back(us);
 }
@@ -141,17 +161,19 @@ class Session {
 public:
   Session(Runtime &rt, const Options &options, std::vector<Result> &results)
       : rt(rt), options(options), results(results), filter(options.filter) {
-    stream = rt.streamCreate();
+    stream = need(rt.api->createStream());
     timing(true);
   }
   ~Session() {
-    timing(false);
+    // After a failure (a lost device, say) these may fail too; the run
+    // already reports the first error.
+    (void)rt.api->setTimingCallback(nullptr, nullptr);
     for (Buffer *b : buffers)
-      rt.memFree(b->device, nullptr);
+      (void)rt.api->free(b->device);
     for (auto &m : modules)
       if (m.second)
-        rt.moduleUnload(m.second);
-    rt.streamDestroy(stream);
+        (void)rt.api->unloadModule(m.second);
+    (void)rt.api->destroyStream(stream);
   }
 
   Runtime &rt;
@@ -185,14 +207,14 @@ public:
     auto it = modules.find(blob);
     if (it == modules.end()) {
       const Blob *b = findBlob(blob);
-      void *module = b ? rt.moduleLoad(b->data, b->size) : nullptr;
+      void *module = b ? need(rt.api->loadModule(b->data, b->size)) : nullptr;
       it = modules.emplace(blob, module).first;
     }
     if (!it->second) {
       why = "not built (" + blob + ")";
       return nullptr;
     }
-    return rt.getFunction(it->second, name.c_str());
+    return need(rt.api->getFunction(it->second, name.c_str()));
   }
 
   /// The function of `variant`: Kiln's (`kilnFunction` of the module
@@ -226,15 +248,15 @@ public:
     owned.emplace_back(b);
     b->bytes = bytes;
     b->shape = std::move(shape);
-    b->device = rt.memAlloc(bytes, nullptr, false);
+    b->device = need(rt.api->allocate(bytes, false));
     buffers.push_back(b);
     return *b;
   }
   void upload(Buffer &b, const void *host) {
-    rt.memcpy(b.device, const_cast<void *>(host), b.bytes, nullptr);
+    need(rt.api->copy(b.device, host, b.bytes, nullptr));
   }
   void download(const Buffer &b, void *host) {
-    rt.memcpy(host, b.device, b.bytes, nullptr);
+    need(rt.api->copy(host, b.device, b.bytes, nullptr));
   }
   /// A small device buffer holding `values` (scalars for raw SPIR-V).
   Buffer &constants(const std::vector<uint32_t> &values) {
@@ -265,10 +287,10 @@ public:
   double once(Launch &l) {
     times.clear();
     auto start = std::chrono::steady_clock::now();
-    rt.launch(l.function, l.grid[0], l.grid[1], l.grid[2], l.block[0],
-              l.block[1], l.block[2], 0, stream, l.params.data(), nullptr,
-              l.params.size());
-    rt.streamSynchronize(stream);
+    need(rt.api->launch(l.function, {l.grid[0], l.grid[1], l.grid[2]},
+                        {l.block[0], l.block[1], l.block[2]}, 0, stream,
+                        l.params.data(), l.params.size()));
+    need(rt.api->synchronize(stream));
     double host = std::chrono::duration<double, std::micro>(
                       std::chrono::steady_clock::now() - start)
                       .count();
@@ -277,7 +299,8 @@ public:
 
   /// GPU timing of launches on or off (off: launches do not wait).
   void timing(bool on) {
-    rt.setTimingCallback(on ? collectTime : nullptr, on ? &times : nullptr);
+    need(rt.api->setTimingCallback(on ? collectTime : nullptr,
+                                   on ? &times : nullptr));
   }
 
   Result &add(Result r) {
@@ -388,9 +411,9 @@ void deviceCopy(Session &s, uint64_t n) {
   Result r = row("device_copy", variant, std::to_string(n), "GB/s",
                  2.0 * n * 4);
   for (unsigned i = 0; i < s.options.warmup; ++i)
-    s.rt.deviceCopy(c.device, a.device, n * 4);
+    need(s.rt.api->deviceCopy(c.device, a.device, n * 4));
   for (unsigned i = 0; i < s.options.reps; ++i) {
-    double us = s.rt.deviceCopy(c.device, a.device, n * 4);
+    double us = need(s.rt.api->deviceCopy(c.device, a.device, n * 4));
     if (us <= 0) {
       s.skip("device_copy", variant, "the device has no timestamps");
       return;
@@ -870,23 +893,23 @@ void emptyKernel(Session &s, unsigned launches) {
       // Host time: GPU timestamps would make each launch wait.
       s.timing(false);
       auto launch = [&] {
-        s.rt.launch(l.function, 1, 1, 1, 64, 1, 1, 0, s.stream, nullptr,
-                    nullptr, 0);
+        need(s.rt.api->launch(l.function, {1, 1, 1}, {64, 1, 1}, 0, s.stream,
+                              nullptr, 0));
       };
       Result r = row(kernel, variant, std::to_string(launches), "klaunch/s",
                      launches);
       for (unsigned i = 0; i < std::max(1u, s.options.warmup); ++i) {
         launch();
-        s.rt.streamSynchronize(s.stream);
+        need(s.rt.api->synchronize(s.stream));
       }
       for (unsigned rep = 0; rep < s.options.reps; ++rep) {
         auto start = std::chrono::steady_clock::now();
         for (unsigned i = 0; i < launches; ++i) {
           launch();
           if (roundTrip)
-            s.rt.streamSynchronize(s.stream);
+            need(s.rt.api->synchronize(s.stream));
         }
-        s.rt.streamSynchronize(s.stream);
+        need(s.rt.api->synchronize(s.stream));
         r.samples.us.push_back(std::chrono::duration<double, std::micro>(
                                    std::chrono::steady_clock::now() - start)
                                    .count());
@@ -921,19 +944,48 @@ void runBenchmarks(Runtime &rt, const Options &options,
   uint64_t side = 32;
   while ((side * 2) * (side * 2) <= n)
     side *= 2;
-  Session s(rt, options, results);
-  deviceCopy(s, n);
-  stream<float>(s, n, "f32");
-  stream<double>(s, n, "f64");
-  reduce(s, n);
-  if (options.smoke)
-    transpose(s, 96, 160); // not square, not a multiple of the tile
-  else
-    transpose(s, side, side);
+  // A runtime error fails the family it happened in (a row naming it);
+  // the others run, unless the device is gone.
+  bool usable = true;
+  auto family = [&](const char *name, auto body) {
+    if (!usable)
+      return;
+    try {
+      body();
+    } catch (const RuntimeFailure &failure) {
+      std::fprintf(stderr, "kiln-bench: %s on %s failed: %s\n", name,
+                   rt.backend.c_str(), failure.what());
+      Result r = row(name, "runtime", "-", "", 0);
+      r.backend = rt.backend;
+      r.failed = true;
+      r.error = failure.what();
+      results.push_back(std::move(r));
+      usable = failure.kind != kiln::rt::ErrorKind::DeviceLost &&
+               failure.kind != kiln::rt::ErrorKind::Timeout;
+    }
+  };
+  std::unique_ptr<Session> session;
+  family("session", [&] {
+    session = std::make_unique<Session>(rt, options, results);
+  });
+  if (!session)
+    return;
+  Session &s = *session;
+  family("device_copy", [&] { deviceCopy(s, n); });
+  family("stream_f32", [&] { stream<float>(s, n, "f32"); });
+  family("stream_f64", [&] { stream<double>(s, n, "f64"); });
+  family("reduce", [&] { reduce(s, n); });
+  family("transpose", [&] {
+    if (options.smoke)
+      transpose(s, 96, 160); // not square, not a multiple of the tile
+    else
+      transpose(s, side, side);
+  });
   for (unsigned size : options.gemmSizes)
-    sgemm(s, size);
-  fmaChain(s, options.fmaThreads, options.fmaIterations);
-  emptyKernel(s, options.launches);
+    family("sgemm", [&] { sgemm(s, size); });
+  family("fma_chain",
+         [&] { fmaChain(s, options.fmaThreads, options.fmaIterations); });
+  family("empty_kernel", [&] { emptyKernel(s, options.launches); });
 }
 
 std::vector<std::string> benchmarkNames(const std::string &backend) {

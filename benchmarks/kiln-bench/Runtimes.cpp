@@ -1,10 +1,12 @@
 //===- Runtimes.cpp - Opening Kiln's runtimes for kiln-bench ---------------===//
 //
 // Both runtimes export the same mgpu* entry points, so kiln-bench opens each
-// shared library with dlopen (RTLD_LOCAL) and calls through a table. Before
-// a runtime is used, a probe checks that its driver and a device are there:
-// the runtimes treat a missing device as fatal, kiln-bench skips the backend
-// (or, when it was asked for by name, stops with the reason).
+// shared library with dlopen (RTLD_LOCAL) and drives it through its C++
+// interface (kilnVulkanRuntime / kilnCudaRuntime), whose calls return
+// errors: a benchmark that fails is reported, and the others go on. Before a
+// runtime is used, a probe checks that its driver and a device are there;
+// without them kiln-bench skips the backend (or, when it was asked for by
+// name, stops with the reason).
 //
 //===----------------------------------------------------------------------===//
 
@@ -145,24 +147,23 @@ bool openRuntime(const std::string &backend, Runtime &rt, std::string &why) {
     return false;
   }
   void *h = rt.handle;
-  resolve(h, rt.moduleLoad, "mgpuModuleLoad", why);
-  resolve(h, rt.moduleUnload, "mgpuModuleUnload", why);
-  resolve(h, rt.getFunction, "mgpuModuleGetFunction", why);
-  resolve(h, rt.launch, "mgpuLaunchKernel", why);
-  resolve(h, rt.streamCreate, "mgpuStreamCreate", why);
-  resolve(h, rt.streamDestroy, "mgpuStreamDestroy", why);
-  resolve(h, rt.streamSynchronize, "mgpuStreamSynchronize", why);
-  resolve(h, rt.memAlloc, "mgpuMemAlloc", why);
-  resolve(h, rt.memFree, "mgpuMemFree", why);
-  resolve(h, rt.memcpy, "mgpuMemcpy", why);
+  kiln::rt::Runtime *(*api)() = nullptr;
+  if (!resolve(h, api, vulkan ? "kilnVulkanRuntime" : "kilnCudaRuntime", why))
+    return false;
+  rt.api = api();
+  if (kiln::rt::Status error = rt.api->initialize()) {
+    why = error.message();
+    return false;
+  }
   if (vulkan) {
-    resolve(h, rt.setTimingCallback, "kilnVulkanSetTimingCallback", why);
-    resolve(h, rt.deviceCopy, "kilnVulkanDeviceCopy", why);
     int (*info)(KilnVulkanDeviceInfo *) = nullptr;
     if (!resolve(h, info, "kilnVulkanGetDeviceInfo", why))
       return false;
     KilnVulkanDeviceInfo d;
-    info(&d);
+    if (info(&d) != 0) {
+      why = "kilnVulkanGetDeviceInfo failed";
+      return false;
+    }
     rt.deviceName = d.name;
     rt.deviceDriver = d.driver;
     rt.deviceDetails = std::string(d.type) + ", Vulkan " + d.apiVersion +
@@ -173,14 +174,15 @@ bool openRuntime(const std::string &backend, Runtime &rt, std::string &why) {
     if (rt.isCPU)
       rt.lastLevelCacheBytes = cpuLastLevelCache();
   } else {
-    resolve(h, rt.setTimingCallback, "kilnCudaSetTimingCallback", why);
-    resolve(h, rt.deviceCopy, "kilnCudaDeviceCopy", why);
     resolve(h, rt.timed, "kilnCudaTimed", why);
     int (*info)(KilnCudaDeviceInfo *) = nullptr;
     if (!resolve(h, info, "kilnCudaGetDeviceInfo", why))
       return false;
     KilnCudaDeviceInfo d;
-    info(&d);
+    if (info(&d) != 0) {
+      why = "kilnCudaGetDeviceInfo failed";
+      return false;
+    }
     rt.deviceName = d.name;
     int v = d.driverVersion;
     rt.deviceDriver = "CUDA driver " + std::to_string(v / 1000) + "." +

@@ -33,21 +33,35 @@ inline bool readTimeout(double &seconds, std::string &error) {
   return true;
 }
 
+/// "WHAT did not complete within S s (KILN_TIMEOUT) on device DEVICE": what
+/// a runtime's Timeout error says.
+inline std::string timeoutMessage(const std::string &what, double seconds,
+                                  const std::string &device) {
+  char limit[32];
+  std::snprintf(limit, sizeof(limit), "%g", seconds);
+  return what + " did not complete within " + limit +
+         " s (KILN_TIMEOUT) on device " + device;
+}
+
+/// Prints `message` (a timeoutMessage) after "RUNTIME: " and ends the
+/// process at once: the device still runs the work, and waiting for it or
+/// destroying what it uses at exit would hang or be invalid.
+[[noreturn]] inline void stopAfterTimeout(const char *runtime,
+                                          const std::string &message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s: %s; stopping\n", runtime, message.c_str());
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
 /// Reports that `what` did not complete within `seconds` on `device` and
-/// ends the process at once: the device still runs the work, and waiting
-/// for it or destroying what it uses at exit would hang or be invalid.
-/// `runtime` is the message prefix ("kiln-vulkan").
+/// ends the process at once (as above). `runtime` is the message prefix
+/// ("kiln-vulkan").
 [[noreturn]] inline void stopAfterTimeout(const char *runtime,
                                           const std::string &what,
                                           double seconds,
                                           const std::string &device) {
-  std::fflush(stdout);
-  std::fprintf(stderr,
-               "%s: %s did not complete within %g s (KILN_TIMEOUT) on "
-               "device %s; stopping\n",
-               runtime, what.c_str(), seconds, device.c_str());
-  std::fflush(stderr);
-  std::_Exit(1);
+  stopAfterTimeout(runtime, timeoutMessage(what, seconds, device));
 }
 
 } // namespace rt

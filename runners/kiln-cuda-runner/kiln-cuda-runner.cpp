@@ -67,7 +67,7 @@ static llvm::cl::opt<bool> printChip(
 
 static LogicalResult lowerForCUDA(Operation *module, JitRunnerOptions &) {
   // The runtime reads its configuration when it first starts, which is
-  // after this point (or in kilnCudaDeviceChip below).
+  // after this point (or in the device query below).
   if (!device.empty())
     setenv("KILN_CUDA_DEVICE", device.c_str(), 1);
   if (printTiming)
@@ -77,10 +77,13 @@ static LogicalResult lowerForCUDA(Operation *module, JitRunnerOptions &) {
     return success();
   kiln::GPUToNVVMPipelineOptions options;
   if (chip == "device") {
-    const char *deviceChip = kilnCudaDeviceChip();
-    if (!deviceChip)
+    kiln::rt::Expected<std::string> deviceChip =
+        kilnCudaRuntime()->deviceTarget();
+    if (!deviceChip) {
+      kiln::reportRuntimeError("kiln-cuda", deviceChip.error());
       return failure();
-    options.chip = deviceChip;
+    }
+    options.chip = *deviceChip;
   } else {
     options.chip = chip;
   }
@@ -98,14 +101,9 @@ int main(int argc, char **argv) {
   if (!wanted.empty())
     setenv("KILN_CUDA_DEVICE", wanted.c_str(), 1);
   if (kiln::hasFlag(argc, argv, "list-devices"))
-    return kilnCudaListDevices();
-  if (kiln::hasFlag(argc, argv, "print-chip")) {
-    const char *deviceChip = kilnCudaDeviceChip();
-    if (!deviceChip)
-      return 1;
-    std::printf("%s\n", deviceChip);
-    return 0;
-  }
+    return kiln::listRuntimeDevices(*kilnCudaRuntime(), "kiln-cuda");
+  if (kiln::hasFlag(argc, argv, "print-chip"))
+    return kiln::printRuntimeTarget(*kilnCudaRuntime(), "kiln-cuda");
   JitRunnerConfig config;
   config.mlirTransformer = lowerForCUDA;
   return kiln::runJitRunner(argc, argv, "libkiln_cuda_runtime.so", config);

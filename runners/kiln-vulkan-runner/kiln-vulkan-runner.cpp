@@ -112,10 +112,12 @@ static LogicalResult lowerForVulkan(Operation *module, JitRunnerOptions &) {
     return success();
   kiln::GPUToSPIRVPipelineOptions options;
   if (targetEnv == "device") {
-    const char *env = kilnVulkanDeviceTargetEnv();
-    if (!env)
+    kiln::rt::Expected<std::string> env = kilnVulkanRuntime()->deviceTarget();
+    if (!env) {
+      kiln::reportRuntimeError("kiln-vulkan", env.error());
       return failure();
-    options.targetEnv = env;
+    }
+    options.targetEnv = *env;
   } else {
     options.targetEnv = targetEnv;
   }
@@ -129,16 +131,12 @@ static LogicalResult lowerForVulkan(Operation *module, JitRunnerOptions &) {
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   if (kiln::hasFlag(argc, argv, "list-devices"))
-    return kilnVulkanListDevices();
+    return kiln::listRuntimeDevices(*kilnVulkanRuntime(), "kiln-vulkan");
   if (kiln::hasFlag(argc, argv, "print-target-env")) {
     std::string wanted = kiln::flagValue(argc, argv, "device");
     if (!wanted.empty())
       setenv("KILN_VULKAN_DEVICE", wanted.c_str(), 1);
-    const char *env = kilnVulkanDeviceTargetEnv();
-    if (!env)
-      return 1;
-    std::printf("%s\n", env);
-    return 0;
+    return kiln::printRuntimeTarget(*kilnVulkanRuntime(), "kiln-vulkan");
   }
   JitRunnerConfig config;
   config.mlirTransformer = lowerForVulkan;

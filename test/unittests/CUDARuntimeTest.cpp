@@ -3,12 +3,15 @@
 // The runtime against FakeCUDADriver (a libcuda.so.1 stand-in that keeps
 // memory on the host and runs no kernels) and against no driver at all:
 // its bookkeeping (registrations, devices, modules) and every error path
-// that can be reached without an NVIDIA GPU. Each error test runs in a
-// fresh process, because the runtime opens the driver once.
+// that can be reached without an NVIDIA GPU, through the mgpu* entry points
+// (which exit) and through kilnCudaRuntime() (which returns the errors).
+// Each test that needs another driver or environment runs in a fresh
+// process, because the runtime opens the driver once.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/CUDARuntime.h"
+#include "kiln/Runtime/Runtime.h"
 #include "kiln/Target/Container.h"
 
 #include <gtest/gtest.h>
@@ -444,6 +447,404 @@ TEST(CUDARuntimeErrors, TimingPrintsOneLinePerLaunch) {
         std::exit(0);
       },
       ExitedWithCode(0), "kiln-timing kernel=add_one gpu_us=500.000 host_us=");
+}
+
+
+//===-- The C++ interface: errors come back --------------------------------===//
+
+using kiln::rt::Dim3;
+using kiln::rt::ErrorKind;
+using kiln::rt::Expected;
+using kiln::rt::Status;
+
+kiln::rt::Runtime &rt() { return *kilnCudaRuntime(); }
+
+/// "KIND | CALL | RESULT | CODE | MESSAGE" of an error, for death tests,
+/// whose child reports through stderr.
+std::string summary(const Status &error) {
+  if (!error)
+    return "success";
+  const kiln::rt::ErrorInfo &info = error.info();
+  return std::string(kiln::rt::errorKindName(info.kind)) + " | " + info.call +
+         " | " + info.result + " | " + std::to_string(info.code) + " | " +
+         info.message;
+}
+
+/// A module whose first kernel fails to launch (the stand-in driver fails
+/// kernels named launch_fails*).
+constexpr const char *kFailingPTX = R"(//
+.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry launch_fails()
+{
+	ret;
+}
+)";
+
+TEST(CUDARuntimeAPI, DevicesAndTarget) {
+  ASSERT_NE(kilnCudaRuntime(), nullptr);
+  EXPECT_EQ(kilnCudaRuntime(), kilnCudaRuntime());
+  EXPECT_STREQ(rt().backend(), "cuda");
+  ASSERT_FALSE(rt().initialize()) << summary(rt().initialize());
+  Expected<std::string> devices = rt().describeDevices();
+  ASSERT_TRUE(devices) << summary(devices.error());
+  EXPECT_NE(devices->find("CUDA driver 12.8, 2 devices"), std::string::npos);
+  EXPECT_NE(devices->find("1: Fake GPU 1\n   chip sm_80"), std::string::npos);
+  Expected<std::string> target = rt().deviceTarget();
+  ASSERT_TRUE(target) << summary(target.error());
+  EXPECT_EQ(*target, "sm_90");
+}
+
+TEST(CUDARuntimeAPI, BadModulesAreErrorsAndLaterLoadsWork) {
+  const char *bad = ".version 7.8\n.target sm_90\nfake_syntax_error;\n";
+  Expected<void *> module = rt().loadModule(bad, std::strlen(bad));
+  ASSERT_FALSE(module);
+  const Status &error = module.error();
+  EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument) << summary(error);
+  EXPECT_EQ(error.info().call, "cuModuleLoadDataEx");
+  EXPECT_EQ(error.info().result, "CUDA_ERROR_INVALID_PTX");
+  EXPECT_EQ(error.info().code, 218);
+  EXPECT_NE(error.message().find("Unknown symbol 'fake_syntax_error'"),
+            std::string::npos)
+      << error.message();
+  EXPECT_EQ(error.where().rfind("Runtime.cpp:", 0), 0u) << error.where();
+
+  Expected<void *> vulkan =
+      rt().loadModule(kVulkanContainer, sizeof kVulkanContainer);
+  ASSERT_FALSE(vulkan);
+  EXPECT_EQ(vulkan.error().kind(), ErrorKind::InvalidArgument);
+  EXPECT_NE(vulkan.error().message().find("compiled for Vulkan"),
+            std::string::npos);
+  EXPECT_EQ(vulkan.error().info().call, "");
+  Expected<void *> none = rt().loadModule(nullptr, 0);
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().kind(), ErrorKind::InvalidArgument);
+
+  Expected<void *> good = rt().loadModule(kPTX, std::strlen(kPTX));
+  ASSERT_TRUE(good) << summary(good.error());
+  Expected<void *> missing = rt().getFunction(*good, "add_two");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().kind(), ErrorKind::InvalidArgument);
+  EXPECT_EQ(missing.error().message(),
+            "no kernel 'add_two' in the module (kernels: add_one, "
+            "illegal_access)");
+  Expected<void *> function = rt().getFunction(*good, "add_one");
+  ASSERT_TRUE(function) << summary(function.error());
+  EXPECT_NE(*function, nullptr);
+  EXPECT_FALSE(rt().unloadModule(*good));
+}
+
+TEST(CUDARuntimeAPI, OutOfMemoryIsAnErrorAndLaterAllocationsWork) {
+  KilnCudaStats before;
+  kilnCudaGetStats(&before);
+  const uint64_t huge = 2ull << 40; // The stand-in holds at most 1 TiB.
+  Expected<void *> failed = rt().allocate(huge, false);
+  ASSERT_FALSE(failed);
+  const Status &error = failed.error();
+  EXPECT_EQ(error.kind(), ErrorKind::OutOfMemory) << summary(error);
+  EXPECT_EQ(error.info().call, "cuMemAlloc");
+  EXPECT_EQ(error.info().result, "CUDA_ERROR_OUT_OF_MEMORY");
+  EXPECT_EQ(error.info().code, 2);
+  EXPECT_EQ(error.message(),
+            "cannot allocate 2199023255552 bytes (2048.0 GiB) for an "
+            "mgpuMemAlloc (gpu.alloc) on device 0 (Fake GPU 0), which has "
+            "85899345920 bytes (80.0 GiB) of memory: cuMemAlloc failed: "
+            "CUDA_ERROR_OUT_OF_MEMORY (fake driver error)");
+
+  Expected<void *> stream = rt().createStream();
+  ASSERT_TRUE(stream) << summary(stream.error());
+  Expected<void *> small = rt().allocate(16 * sizeof(uint32_t), false);
+  ASSERT_TRUE(small) << summary(small.error());
+  ASSERT_NE(*small, nullptr);
+  EXPECT_FALSE(rt().fill32(*small, 0x12345678u, 16, *stream));
+  std::vector<uint32_t> host(16, 0);
+  EXPECT_FALSE(rt().copy(host.data(), *small, 16 * sizeof(uint32_t), *stream));
+  EXPECT_FALSE(rt().synchronize(*stream));
+  EXPECT_EQ(host, std::vector<uint32_t>(16, 0x12345678u));
+  Expected<void *> copy = rt().allocate(16 * sizeof(uint32_t), true);
+  ASSERT_TRUE(copy) << summary(copy.error());
+  Expected<double> us = rt().deviceCopy(*copy, *small, 16 * sizeof(uint32_t));
+  ASSERT_TRUE(us) << summary(us.error());
+  EXPECT_EQ(*us, 500.0);
+  EXPECT_EQ(static_cast<uint32_t *>(*copy)[15], 0x12345678u);
+  EXPECT_FALSE(rt().free(*small));
+  EXPECT_FALSE(rt().free(*copy));
+  EXPECT_FALSE(rt().destroyStream(*stream));
+  Expected<void *> empty = rt().allocate(0, false);
+  ASSERT_TRUE(empty);
+  EXPECT_EQ(*empty, nullptr);
+  KilnCudaStats after;
+  kilnCudaGetStats(&after);
+  EXPECT_EQ(after.allocations - before.allocations, 2u);
+}
+
+TEST(CUDARuntimeAPI, BadLaunchesAreErrorsThatNameTheKernel) {
+  Expected<void *> module = rt().loadModule(kPTX, std::strlen(kPTX));
+  ASSERT_TRUE(module) << summary(module.error());
+  Expected<void *> function = rt().getFunction(*module, "add_one");
+  ASSERT_TRUE(function) << summary(function.error());
+  void *arg = nullptr;
+  void *params[] = {&arg};
+  KilnCudaStats before;
+  kilnCudaGetStats(&before);
+
+  Status zero = rt().launch(*function, Dim3{0, 1, 1}, Dim3{8, 1, 1}, 0,
+                            nullptr, params, 1);
+  EXPECT_EQ(zero.kind(), ErrorKind::InvalidArgument) << summary(zero);
+  EXPECT_EQ(zero.message(),
+            "kernel 'add_one' launched with grid (0, 1, 1) and block (8, 1, "
+            "1): every dimension must be at least 1 and fit in 32 bits");
+  Status large = rt().launch(*function, Dim3{1, 1, 1}, Dim3{2048, 1, 1}, 0,
+                             nullptr, params, 1);
+  EXPECT_EQ(large.kind(), ErrorKind::InvalidArgument) << summary(large);
+  EXPECT_NE(large.message().find("it can run at most 1024 per block on "
+                                 "device 0 (Fake GPU 0)"),
+            std::string::npos)
+      << large.message();
+  Status noArguments = rt().launch(*function, Dim3{1, 1, 1}, Dim3{8, 1, 1}, 0,
+                                   nullptr, nullptr, 1);
+  EXPECT_EQ(noArguments.kind(), ErrorKind::InvalidArgument);
+  EXPECT_EQ(noArguments.message(),
+            "kernel 'add_one' launched with params null and paramsCount 1");
+  KilnCudaStats after;
+  kilnCudaGetStats(&after);
+  EXPECT_EQ(after.launches, before.launches) << "nothing reached the driver";
+
+  // The runtime goes on.
+  Expected<void *> stream = rt().createStream();
+  ASSERT_TRUE(stream) << summary(stream.error());
+  EXPECT_FALSE(rt().launch(*function, Dim3{4, 1, 1}, Dim3{8, 1, 1}, 0,
+                           *stream, params, 1));
+  EXPECT_FALSE(rt().synchronize(*stream));
+  EXPECT_FALSE(rt().destroyStream(*stream));
+  kilnCudaGetStats(&after);
+  EXPECT_EQ(after.launches, before.launches + 1);
+}
+
+TEST(CUDARuntimeAPI, FailedLaunchesReleaseTheirTimingEvents) {
+  auto liveEvents = fake<int (*)()>("fakeCudaLiveEvents");
+  Expected<void *> module =
+      rt().loadModule(kFailingPTX, std::strlen(kFailingPTX));
+  ASSERT_TRUE(module) << summary(module.error());
+  Expected<void *> function = rt().getFunction(*module, "launch_fails");
+  ASSERT_TRUE(function) << summary(function.error());
+  std::vector<TimedLaunch> times;
+  ASSERT_FALSE(rt().setTimingCallback(collect, &times));
+  int eventsBefore = liveEvents();
+  Status failed = rt().launch(*function, Dim3{}, Dim3{}, 0, nullptr, nullptr,
+                              0);
+  EXPECT_FALSE(rt().setTimingCallback(nullptr, nullptr));
+  EXPECT_EQ(failed.kind(), ErrorKind::DeviceLost) << summary(failed);
+  EXPECT_EQ(failed.info().call, "cuLaunchKernel");
+  EXPECT_EQ(failed.info().result, "CUDA_ERROR_LAUNCH_FAILED");
+  EXPECT_NE(failed.message().find("cuLaunchKernel (launch_fails) failed"),
+            std::string::npos)
+      << failed.message();
+  EXPECT_EQ(liveEvents(), eventsBefore) << "the timing events leaked";
+  EXPECT_TRUE(times.empty());
+  EXPECT_FALSE(rt().unloadModule(*module));
+}
+
+TEST(CUDARuntimeAPI, FailedDeviceCopyReleasesItsStreamAndEvents) {
+  auto liveEvents = fake<int (*)()>("fakeCudaLiveEvents");
+  auto liveStreams = fake<int (*)()>("fakeCudaLiveStreams");
+  int events = liveEvents(), streams = liveStreams();
+  std::vector<char> host(64);
+  Expected<double> us = rt().deviceCopy(host.data(), host.data() + 32, 32);
+  ASSERT_FALSE(us);
+  EXPECT_EQ(us.error().kind(), ErrorKind::InvalidArgument)
+      << summary(us.error());
+  EXPECT_EQ(us.error().info().call, "cuMemcpyDtoDAsync");
+  EXPECT_EQ(liveEvents(), events);
+  EXPECT_EQ(liveStreams(), streams);
+}
+
+TEST(CUDARuntimeAPI, IllegalAddressIsDeviceLostAndNamesTheKernel) {
+  Expected<void *> module = rt().loadModule(kPTX, std::strlen(kPTX));
+  ASSERT_TRUE(module) << summary(module.error());
+  Expected<void *> function = rt().getFunction(*module, "illegal_access");
+  ASSERT_TRUE(function) << summary(function.error());
+  Expected<void *> stream = rt().createStream();
+  ASSERT_TRUE(stream) << summary(stream.error());
+  ASSERT_FALSE(rt().launch(*function, Dim3{}, Dim3{}, 0, *stream, nullptr, 0));
+  Status lost = rt().synchronize(*stream);
+  EXPECT_EQ(lost.kind(), ErrorKind::DeviceLost) << summary(lost);
+  EXPECT_EQ(lost.info().call, "cuStreamSynchronize");
+  EXPECT_EQ(lost.info().result, "CUDA_ERROR_ILLEGAL_ADDRESS");
+  EXPECT_EQ(lost.info().code, 700);
+  EXPECT_NE(lost.message().find("while waiting for kernel 'illegal_access'; "
+                                "a kernel touched memory it may not"),
+            std::string::npos)
+      << lost.message();
+  EXPECT_FALSE(rt().destroyStream(*stream));
+}
+
+TEST(CUDARuntimeAPI, TimeoutIsAnErrorAndTheRuntimeGoesOn) {
+  EXPECT_EXIT(
+      {
+        setenv("KILN_TIMEOUT", "0.2", 1);
+        setenv("FAKE_CUDA_BUSY", "1", 1);
+        Expected<void *> module = rt().loadModule(kPTX, std::strlen(kPTX));
+        Expected<void *> function = rt().getFunction(*module, "add_one");
+        Expected<void *> stream = rt().createStream();
+        void *arg = nullptr;
+        void *params[] = {&arg};
+        Status launched = rt().launch(*function, Dim3{}, Dim3{}, 0, *stream,
+                                      params, 1);
+        Status waited = rt().synchronize(*stream);
+        std::fprintf(stderr, "launch: %s\nwait: %s\n",
+                     summary(launched).c_str(), summary(waited).c_str());
+        unsetenv("FAKE_CUDA_BUSY");
+        std::fprintf(stderr, "again: %s\n",
+                     summary(rt().synchronize(*stream)).c_str());
+        std::exit(0);
+      },
+      ExitedWithCode(0),
+      "launch: success\nwait: timeout \\|  \\|  \\| 0 \\| kernel 'add_one' did not "
+      "complete within 0.2 s \\(KILN_TIMEOUT\\) on device 0 \\(Fake GPU "
+      "0\\)\nagain: success");
+}
+
+void exitHandlerMustNotRun() { std::_Exit(3); }
+
+TEST(CUDARuntimeErrors, TimeoutStopsAtOnce) {
+  // mgpu* report the timeout and end the process without exit handlers.
+  EXPECT_EXIT(
+      {
+        setenv("KILN_TIMEOUT", "0.2", 1);
+        setenv("FAKE_CUDA_BUSY", "1", 1);
+        std::atexit(exitHandlerMustNotRun);
+        void *module = mgpuModuleLoad(kPTX, std::strlen(kPTX));
+        launch(mgpuModuleGetFunction(module, "add_one"));
+      },
+      ExitedWithCode(1),
+      "kiln-cuda: kernel 'add_one' did not complete within 0.2 s "
+      "\\(KILN_TIMEOUT\\) on device 0 \\(Fake GPU 0\\); stopping");
+  EXPECT_EXIT(
+      {
+        setenv("KILN_TIMEOUT", "0.2", 1);
+        setenv("FAKE_CUDA_BUSY", "1", 1);
+        mgpuEventSynchronize(mgpuEventCreate());
+      },
+      ExitedWithCode(1),
+      "kiln-cuda: the work before an event did not complete within 0.2 s "
+      "\\(KILN_TIMEOUT\\) on device 0 \\(Fake GPU 0\\); stopping");
+  EXPECT_EXIT(
+      {
+        setenv("KILN_TIMEOUT", "-1", 1);
+        std::fprintf(stderr, "%s\n", summary(rt().initialize()).c_str());
+        mgpuStreamCreate();
+      },
+      ExitedWithCode(1),
+      "invalid argument \\|  \\|  \\| 0 \\| KILN_TIMEOUT='-1' is not a "
+      "positive number of seconds\nkiln-cuda: KILN_TIMEOUT='-1' is not a "
+      "positive number of seconds");
+}
+
+TEST(CUDARuntimeErrors, OutOfMemoryThroughMgpuExits) {
+  EXPECT_EXIT(mgpuMemAlloc(2ull << 40, nullptr, false),
+              ExitedWithCode(1),
+              "kiln-cuda: cannot allocate 2199023255552 bytes \\(2048.0 GiB\\) "
+              "for an mgpuMemAlloc \\(gpu.alloc\\) on device 0 \\(Fake GPU "
+              "0\\), which has .* of memory: cuMemAlloc failed: "
+              "CUDA_ERROR_OUT_OF_MEMORY");
+}
+
+TEST(CUDARuntimeAPI, MissingDriverIsADriverError) {
+  EXPECT_EXIT(
+      {
+        setenv("KILN_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);
+        std::fprintf(stderr, "initialize: %s\n",
+                     summary(rt().initialize()).c_str());
+        Expected<void *> memory = rt().allocate(16, false);
+        std::fprintf(stderr, "allocate: %s\n",
+                     memory ? "value" : summary(memory.error()).c_str());
+        Expected<std::string> devices = rt().describeDevices();
+        std::fprintf(stderr, "devices: %s\n",
+                     devices ? "value" : summary(devices.error()).c_str());
+        // The kiln* entry points with a result report and return.
+        KilnCudaDeviceInfo info;
+        int status = kilnCudaGetDeviceInfo(&info);
+        const char *chip = kilnCudaDeviceChip();
+        std::fprintf(stderr, "info %d, chip %s\n", status,
+                     chip ? chip : "null");
+        std::exit(0);
+      },
+      ExitedWithCode(0),
+      "initialize: driver \\|  \\|  \\| 0 \\| cannot open the CUDA driver "
+      "/nonexistent/libcuda.so.1 \\(is the NVIDIA driver installed\\?\\).*\n"
+      "allocate: driver \\|.*cannot open the CUDA driver.*\n"
+      "devices: driver \\|.*cannot open the CUDA driver.*\n"
+      "kiln-cuda: cannot open the CUDA driver .*\n"
+      "kiln-cuda: cannot open the CUDA driver .*\n"
+      "info 1, chip null");
+}
+
+TEST(CUDARuntimeAPI, InitFailureAndNoDeviceAreDriverErrors) {
+  EXPECT_EXIT(
+      {
+        setenv("FAKE_CUDA_INIT_RESULT", "100", 1);
+        std::fprintf(stderr, "%s\n", summary(rt().initialize()).c_str());
+        std::exit(0);
+      },
+      ExitedWithCode(0),
+      "driver \\| cuInit \\| CUDA_ERROR_NO_DEVICE \\| 100 \\| cuInit failed: "
+      "CUDA_ERROR_NO_DEVICE \\(fake driver error\\)");
+  EXPECT_EXIT(
+      {
+        setenv("FAKE_CUDA_DEVICES", "0", 1);
+        std::fprintf(stderr, "%s\n", summary(rt().initialize()).c_str());
+        Expected<std::string> devices = rt().describeDevices();
+        std::fprintf(stderr, "%s",
+                     devices ? devices->c_str() : "no description\n");
+        testing::internal::CaptureStdout(); // The listing's first line.
+        int listed = kilnCudaListDevices();
+        testing::internal::GetCapturedStdout();
+        std::fprintf(stderr, "list %d\n", listed);
+        std::exit(0);
+      },
+      ExitedWithCode(0),
+      "driver \\|  \\|  \\| 0 \\| no CUDA device \\(the driver loaded, but "
+      "reports none\\)\nCUDA driver 12.8, 0 devices\n"
+      "kiln-cuda: no CUDA device\nlist 1");
+  EXPECT_EXIT(
+      {
+        setenv("KILN_CUDA_DEVICE", "5", 1);
+        std::fprintf(stderr, "%s\n", summary(rt().initialize()).c_str());
+        std::exit(0);
+      },
+      ExitedWithCode(0),
+      "invalid argument \\|  \\|  \\| 0 \\| KILN_CUDA_DEVICE=5 is not a "
+      "device index \\(2 devices: 0..1\\)");
+}
+
+/// Registers one page, then a range around it whose registration fails
+/// half-way; an exit handler reports the pages after the entry point exited.
+void registerWithFailure() {
+  static std::vector<char> buffer(8 * 4096);
+  static char *base = reinterpret_cast<char *>(
+      (reinterpret_cast<uintptr_t>(buffer.data()) + 4095) & ~uintptr_t(4095));
+  mgpuMemHostRegister(base + 3 * 4096, 4096);
+  setenv("FAKE_CUDA_MAX_REGISTERED", "2", 1);
+  std::atexit([] {
+    auto isRegistered = fake<int (*)(void *)>("fakeCudaIsRegistered");
+    auto ranges = fake<int (*)()>("fakeCudaRegisteredRanges");
+    std::fprintf(stderr, "after: %d %d %d ranges %d\n", isRegistered(base),
+                 isRegistered(base + 3 * 4096), isRegistered(base + 5 * 4096),
+                 ranges());
+  });
+  MemRef1D whole = {base, base, 0, 6 * 4096, 1};
+  mgpuMemHostRegisterMemRef(1, &whole, 1);
+}
+
+TEST(CUDARuntimeErrors, FailedRegistrationUndoesItself) {
+  // The pages before the failure are unregistered again; the page that was
+  // registered before keeps its one registration.
+  EXPECT_EXIT(registerWithFailure(), ExitedWithCode(1),
+              "kiln-cuda: cuMemHostRegister \\(8192 bytes at .*\\) failed: "
+              "CUDA_ERROR_OUT_OF_MEMORY \\(fake driver error\\)\n"
+              "after: 0 1 0 ranges 1");
 }
 
 } // namespace

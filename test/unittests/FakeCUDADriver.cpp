@@ -6,6 +6,14 @@
 // by the environment, read at each call:
 //   FAKE_CUDA_INIT_RESULT=N   cuInit returns N
 //   FAKE_CUDA_DEVICES=N       number of devices (default 2: sm_90, sm_80)
+//   FAKE_CUDA_SYNC_MS=N       waits take N ms
+//   FAKE_CUDA_BUSY=1          work never completes (queries say not ready)
+//   FAKE_CUDA_MAX_REGISTERED=N  cuMemHostRegister fails with
+//                             CUDA_ERROR_OUT_OF_MEMORY once N ranges are
+//                             registered
+// cuMemAlloc fails with CUDA_ERROR_OUT_OF_MEMORY above 1 TiB; launching a
+// kernel named launch_fails* fails with CUDA_ERROR_LAUNCH_FAILED;
+// cuMemcpyDtoDAsync wants two allocations.
 // Tests inspect what happened through the fakeCuda* functions.
 //
 //===----------------------------------------------------------------------===//
@@ -39,6 +47,8 @@ struct State {
   unsigned launches = 0, lastCluster[3] = {0, 0, 0}, lastBlock[3] = {0, 0, 0};
   bool pendingIllegalAddress = false;
   int registerCalls = 0;
+  /// Events and streams created and not destroyed.
+  int liveEvents = 0, liveStreams = 0;
 };
 State &state() {
   static State s;
@@ -65,6 +75,7 @@ const char *errorName(CUresult r) {
   case 218: return "CUDA_ERROR_INVALID_PTX";
   case 500: return "CUDA_ERROR_NOT_FOUND";
   case 700: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+  case 719: return "CUDA_ERROR_LAUNCH_FAILED";
   case 712: return "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED";
   case 713: return "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED";
   case 999: return "CUDA_ERROR_UNKNOWN";
@@ -84,6 +95,8 @@ int fakeCudaIsRegistered(void *p) {
 int fakeCudaLastLaunchDevice() { return state().lastLaunchDevice; }
 unsigned fakeCudaLaunches() { return state().launches; }
 unsigned fakeCudaLastClusterX() { return state().lastCluster[0]; }
+int fakeCudaLiveEvents() { return state().liveEvents; }
+int fakeCudaLiveStreams() { return state().liveStreams; }
 
 CUresult cuInit(unsigned) { return envInt("FAKE_CUDA_INIT_RESULT", 0); }
 CUresult cuDriverGetVersion(int *v) { *v = 12080; return 0; }
@@ -195,6 +208,8 @@ static CUresult launch(Function *f, const unsigned block[3]) {
   State &s = state();
   if (s.contextStack.empty())
     return 201;
+  if (f->name.rfind("launch_fails", 0) == 0)
+    return 719;
   s.lastLaunchDevice = (int)(s.contextStack.back() - 0x1000);
   ++s.launches;
   std::memcpy(s.lastBlock, block, sizeof(s.lastBlock));
@@ -224,8 +239,16 @@ CUresult cuLaunchKernelEx(const LaunchConfig *c, Function *f, void **, void **) 
   return launch(f, c->block);
 }
 
-CUresult cuStreamCreate(void **s, unsigned) { *s = new int(0); return 0; }
-CUresult cuStreamDestroy_v2(void *s) { delete (int *)s; return 0; }
+CUresult cuStreamCreate(void **s, unsigned) {
+  *s = new int(0);
+  ++state().liveStreams;
+  return 0;
+}
+CUresult cuStreamDestroy_v2(void *s) {
+  delete (int *)s;
+  --state().liveStreams;
+  return 0;
+}
 CUresult cuStreamSynchronize(void *) {
   // FAKE_CUDA_SYNC_MS=N: the work takes N ms to complete.
   if (const char *ms = std::getenv("FAKE_CUDA_SYNC_MS"))
@@ -246,8 +269,16 @@ CUresult cuStreamQuery(void *s) {
 }
 CUresult cuEventQuery(void *e) { return busy() ? 600 : cuStreamSynchronize(e); }
 CUresult cuStreamWaitEvent(void *, void *, unsigned) { return 0; }
-CUresult cuEventCreate(void **e, unsigned) { *e = new int(0); return 0; }
-CUresult cuEventDestroy_v2(void *e) { delete (int *)e; return 0; }
+CUresult cuEventCreate(void **e, unsigned) {
+  *e = new int(0);
+  ++state().liveEvents;
+  return 0;
+}
+CUresult cuEventDestroy_v2(void *e) {
+  delete (int *)e;
+  --state().liveEvents;
+  return 0;
+}
 CUresult cuEventRecord(void *, void *) { return 0; }
 CUresult cuEventSynchronize(void *) { return cuStreamSynchronize(nullptr); }
 CUresult cuEventElapsedTime(float *ms, void *, void *) { *ms = 0.5f; return 0; }
@@ -276,6 +307,12 @@ CUresult cuMemcpyAsync(uintptr_t d, uintptr_t s, size_t n, void *) {
   return 0;
 }
 CUresult cuMemcpyDtoDAsync_v2(uintptr_t d, uintptr_t s, size_t n, void *) {
+  State &st = state();
+  auto allocated = [&](uintptr_t p) {
+    return inRange(st.device, p) || inRange(st.managed, p);
+  };
+  if (!allocated(d) || !allocated(s))
+    return 1;
   std::memcpy((void *)d, (void *)s, n);
   return 0;
 }
@@ -295,6 +332,8 @@ CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned) {
   for (auto &[start, size] : s.registered)
     if (b < start + size && start < b + n)
       return 712;
+  if ((int)s.registered.size() >= envInt("FAKE_CUDA_MAX_REGISTERED", 1 << 30))
+    return 2;
   s.registered[b] = n;
   ++s.registerCalls;
   return 0;

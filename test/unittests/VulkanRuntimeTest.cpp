@@ -4,11 +4,13 @@
 // here around SPIR-V compiled by glslc, memref descriptors passed as the
 // expanded (allocated, aligned, offset, sizes, strides) parameters. Runs on
 // whatever Vulkan device the runtime picks (lavapipe without a GPU); skips
-// when there is none. Errors are fatal in the runtime, so they are tested
-// with death tests (each in a fresh process).
+// when there is none. Errors end the process at the mgpu* entry points, so
+// those are tested with death tests (each in a fresh process); the C++
+// interface (kilnVulkanRuntime) returns them, and is tested in process.
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Runtime/Runtime.h"
 #include "kiln/Runtime/VulkanRuntime.h"
 #include "kiln/Target/Container.h"
 
@@ -505,6 +507,148 @@ TEST_F(VulkanRuntime, ValidationMessagesAreFatal) {
   REQUIRE_DEVICE();
   EXPECT_EXIT(launchWithValidationError(), ::testing::ExitedWithCode(1),
               "kiln-vulkan: validation error: .*[Pp]ush constant");
+}
+
+/// What the C++ interface returned, for a failure message.
+std::string describe(const kiln::rt::Status &status) {
+  if (!status)
+    return "success";
+  return std::string(kiln::rt::errorKindName(status.kind())) + " at " +
+         status.where() + ": " + status.message();
+}
+
+/// Drives every kind of refused call through the C++ interface in one
+/// process, then uses the runtime for real work: errors come back, and the
+/// runtime stays usable. Run under the validation layer, whose object
+/// tracker reports at exit any Vulkan object an error path left behind (the
+/// runtime then exits 1). Says "embedding-ok" and exits 0 when all holds.
+void embedWithErrors() {
+  setenv("KILN_VULKAN_VALIDATION", "1", 1);
+  using kiln::rt::ErrorKind;
+  kiln::rt::Runtime &rt = *kilnVulkanRuntime();
+  bool ok = std::strcmp(rt.backend(), "vulkan") == 0;
+  auto expect = [&](const kiln::rt::Status &status, ErrorKind kind,
+                    const char *text) {
+    bool good = status && status.kind() == kind &&
+                status.message().find(text) != std::string::npos &&
+                status.where().find(".cpp:") != std::string::npos;
+    if (!good)
+      std::fprintf(stderr, "unexpected: %s (wanted '%s')\n",
+                   describe(status).c_str(), text);
+    ok &= good;
+  };
+
+  const char garbage[] = "this is not a GPU module at all";
+  auto bad = rt.loadModule(garbage, sizeof(garbage));
+  expect(bad.error(), ErrorKind::InvalidArgument,
+         "neither a Kiln container nor SPIR-V");
+  std::vector<uint8_t> bytes = stridedModule();
+  expect(rt.loadModule(bytes.data(), bytes.size() / 2).error(),
+         ErrorKind::InvalidArgument, "cannot load GPU module");
+
+  auto module = rt.loadModule(bytes.data(), bytes.size());
+  ok &= bool(module);
+  expect(rt.getFunction(*module, "nope").error(), ErrorKind::InvalidArgument,
+         "no compute entry point 'nope'; it has: main");
+  auto fn = rt.getFunction(*module, "main");
+  ok &= bool(fn);
+  std::vector<int32_t> host(40, 0);
+  MemRef1D m{host.data(), host.data(), 1, 8, 4};
+  expect(rt.launch(*fn, {1, 1, 1}, {32, 1, 1}, 0, nullptr, m.params, 5),
+         ErrorKind::InvalidArgument,
+         "kernel 'main' was compiled for workgroup size (64, 1, 1)");
+  expect(rt.launch(*fn, {0, 1, 1}, {64, 1, 1}, 0, nullptr, m.params, 5),
+         ErrorKind::InvalidArgument, "launched with 0 workgroups in x");
+  expect(rt.launch(*fn, {1, 1, 1}, {64, 1, 1}, 0, nullptr, m.params, 3),
+         ErrorKind::InvalidArgument, "takes 5 parameters");
+  expect(rt.launch(*fn, {1, 1, 1}, {64, 1, 1}, 128, nullptr, m.params, 5),
+         ErrorKind::InvalidArgument, "128 bytes of dynamic shared memory");
+
+  // More memory than any device has: refused by the driver, named with its
+  // size, and what was created on the way is released.
+  auto huge = rt.allocate(uint64_t(1) << 50, false);
+  expect(huge.error(), ErrorKind::OutOfMemory,
+         "cannot allocate 1125899906842624 bytes (1048576.0 GiB) for an "
+         "mgpuMemAlloc (gpu.alloc)");
+  if (!huge)
+    ok &= !huge.error().info().call.empty() &&
+          huge.error().info().result.rfind("VK_ERROR_", 0) == 0;
+  int notOurs = 0;
+  expect(rt.free(&notOurs), ErrorKind::InvalidArgument,
+         "gpu.dealloc of a pointer that gpu.alloc did not return");
+  expect(rt.deviceCopy(host.data(), host.data() + 8, 16).error(),
+         ErrorKind::InvalidArgument, "both sides must be non-empty ranges");
+
+  // Still usable: a launch on host memory and one on device memory.
+  ok &= rt.launch(*fn, {1, 1, 1}, {64, 1, 1}, 0, nullptr, m.params, 5).ok();
+  ok &= rt.synchronize(nullptr).ok();
+  for (int i = 0; i < 40; ++i)
+    ok &= host[i] == ((i - 1) % 4 == 0 && i >= 1 && (i - 1) / 4 < 8
+                          ? (i - 1) / 4 + 1
+                          : 0);
+  auto device = rt.allocate(40 * sizeof(int32_t), false);
+  auto stream = rt.createStream();
+  ok &= device && stream;
+  if (device && stream) {
+    std::vector<int32_t> zeros(40, 0), back(40, -1);
+    MemRef1D d{*device, *device, 1, 8, 4};
+    ok &= rt.copy(*device, zeros.data(), 40 * 4, *stream).ok();
+    ok &= rt.launch(*fn, {1, 1, 1}, {64, 1, 1}, 0, *stream, d.params, 5).ok();
+    ok &= rt.copy(back.data(), *device, 40 * 4, *stream).ok();
+    ok &= back == host;
+    ok &= rt.destroyStream(*stream).ok();
+    ok &= rt.free(*device).ok();
+  }
+  ok &= rt.unloadModule(*module).ok();
+  std::fprintf(stderr, ok ? "embedding-ok\n" : "embedding-wrong\n");
+  // Exit handlers tear the runtime down under the validation layer.
+  std::exit(ok ? 0 : 1);
+}
+
+TEST_F(VulkanRuntime, EmbeddingInterfaceReturnsErrorsAndStaysUsable) {
+  REQUIRE_DEVICE();
+  EXPECT_EXIT(embedWithErrors(), ::testing::ExitedWithCode(0),
+              "embedding-ok");
+}
+
+/// A launch that outlasts KILN_TIMEOUT comes back as a Timeout error naming
+/// the kernel, and every later call fails with it, through the C++
+/// interface. Exits at once (the device still runs the kernel).
+void embedTimeout() {
+  setenv("KILN_TIMEOUT", "0.2", 1);
+  using kiln::rt::ErrorKind;
+  kiln::rt::Runtime &rt = *kilnVulkanRuntime();
+  std::vector<uint8_t> bytes = container(kSpin, std::size(kSpin), 64, 0,
+                                         memrefArg(0, kNoPushConstant));
+  auto module = rt.loadModule(bytes.data(), bytes.size());
+  auto fn = module ? rt.getFunction(*module, "main")
+                   : kiln::rt::Expected<void *>(module.takeError());
+  if (!fn) {
+    std::fprintf(stderr, "%s\n", describe(fn.error()).c_str());
+    std::_Exit(2);
+  }
+  intptr_t groups = 65535;
+  std::vector<uint32_t> data(1 + groups * 64, 0);
+  data[0] = 4000000u;
+  MemRef1D m{data.data(), data.data(), 0, int64_t(data.size()), 1};
+  bool ok = rt.launch(*fn, {groups, 1, 1}, {64, 1, 1}, 0, nullptr, m.params, 5)
+                .ok();
+  kiln::rt::Status waited = rt.synchronize(nullptr);
+  ok &= waited && waited.kind() == ErrorKind::Timeout &&
+        waited.message().find("kernel 'main' did not complete within 0.2 s "
+                              "(KILN_TIMEOUT)") != std::string::npos &&
+        waited.info().call == "vkWaitForFences";
+  auto later = rt.allocate(16, false);
+  ok &= !later && later.error().kind() == ErrorKind::Timeout;
+  std::fprintf(stderr, "%s\n%s\n", describe(waited).c_str(),
+               ok ? "timeout-ok" : "timeout-wrong");
+  std::fflush(stderr);
+  std::_Exit(ok ? 0 : 1);
+}
+
+TEST_F(VulkanRuntime, EmbeddingInterfaceReturnsTimeouts) {
+  REQUIRE_DEVICE();
+  EXPECT_EXIT(embedTimeout(), ::testing::ExitedWithCode(0), "timeout-ok");
 }
 
 struct TimedLaunch {

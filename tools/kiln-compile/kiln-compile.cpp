@@ -15,6 +15,7 @@
 #include "kiln/InitAll.h"
 #include "kiln/Pipelines/Pipelines.h"
 #include "kiln/Runtime/CUDARuntime.h"
+#include "kiln/Runtime/Runtime.h"
 #include "kiln/Runtime/VulkanRuntime.h"
 #include "kiln/Target/AOT.h"
 #include "kiln/Target/CUDA.h"
@@ -390,10 +391,11 @@ int main(int argc, char **argv) {
   if (cuda) {
     std::string chipName = chip;
     if (chipName == "device") {
-      const char *deviceChip = kilnCudaDeviceChip();
+      kiln::rt::Expected<std::string> deviceChip =
+          kilnCudaRuntime()->deviceTarget();
       if (!deviceChip)
-        return 1;
-      chipName = deviceChip;
+        return fail("--chip=device: " + deviceChip.error().message());
+      chipName = *deviceChip;
     }
     if (std::optional<std::string> problem = kiln::cuda::checkTarget(
             chipName, kiln::cuda::targetFeatures(chipName, features)))
@@ -423,10 +425,11 @@ int main(int argc, char **argv) {
     }
   } else {
     if (env == "device") {
-      const char *deviceEnv = kilnVulkanDeviceTargetEnv();
+      kiln::rt::Expected<std::string> deviceEnv =
+          kilnVulkanRuntime()->deviceTarget();
       if (!deviceEnv)
-        return 1;
-      env = deviceEnv;
+        return fail("--target-env=device: " + deviceEnv.error().message());
+      env = *deviceEnv;
     }
     if (failed(kiln::getTargetEnvProfile(&context, env, error)))
       return fail(error);

@@ -13,9 +13,14 @@
 //                                 kiln-timing kernel=NAME gpu_us=.. host_us=..
 //   KILN_CUDA_DRIVER=PATH         the driver library (default libcuda.so.1)
 //
-// Every failing driver call ends the process with a message on stderr that
-// starts with `kiln-cuda:` and names the call and its CUresult, and exit
-// status 1.
+// The mgpu* entry points (whose ABI has no error returns) and most kiln*
+// ones end the process when a driver call fails or an argument is refused:
+// a message on stderr that starts with `kiln-cuda:` and names the call and
+// its CUresult, and exit status 1 (at once, without exit handlers, after a
+// KILN_TIMEOUT). kilnCudaListDevices, kilnCudaGetDeviceInfo and
+// kilnCudaDeviceChip print the message and return non-zero or null instead.
+// kilnCudaRuntime(), at the end, returns every error to its caller
+// (kiln/Runtime/Runtime.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,7 +117,8 @@ typedef struct KilnCudaDeviceInfo {
   uint64_t totalBytes;
 } KilnCudaDeviceInfo;
 /// Fills `info` for the device the runtime uses (KILN_CUDA_DEVICE or the
-/// default device). Exits with a message when there is no driver or device.
+/// default device). Returns 0, or non-zero after printing why (no driver or
+/// no device).
 KILN_CUDA_EXPORT int kilnCudaGetDeviceInfo(KilnCudaDeviceInfo *info);
 
 #ifndef KILN_TIMING_CALLBACK_DEFINED
@@ -154,6 +160,15 @@ KILN_CUDA_EXPORT void kilnCudaGetStats(KilnCudaStats *stats);
 
 #ifdef __cplusplus
 }
+
+namespace kiln {
+namespace rt {
+class Runtime;
+} // namespace rt
+} // namespace kiln
+/// The CUDA runtime's C++ interface, whose calls return errors instead of
+/// exiting (kiln/Runtime/Runtime.h). It lives until the process ends.
+extern "C" KILN_CUDA_EXPORT kiln::rt::Runtime *kilnCudaRuntime(void);
 #endif
 
 #endif // KILN_RUNTIME_CUDARUNTIME_H

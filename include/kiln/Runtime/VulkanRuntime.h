@@ -150,6 +150,15 @@ KILN_RT_EXPORT void kilnVulkanGetStats(KilnVulkanStats *stats);
 
 #ifdef __cplusplus
 }
+
+namespace kiln {
+namespace rt {
+class Runtime;
+} // namespace rt
+} // namespace kiln
+/// The Vulkan runtime's C++ interface, whose calls return errors instead of
+/// exiting (kiln/Runtime/Runtime.h). It lives until the process ends.
+extern "C" KILN_RT_EXPORT kiln::rt::Runtime *kilnVulkanRuntime(void);
 #endif
 
 #endif // KILN_RUNTIME_VULKANRUNTIME_H

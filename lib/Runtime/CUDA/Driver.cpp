@@ -72,14 +72,18 @@ bool Driver::load(std::string &error) {
   return true;
 }
 
-std::string Driver::describe(CUresult result) const {
-  const char *name = nullptr;
+std::string Driver::name(CUresult result) const {
   const char *text = nullptr;
   if (cuGetErrorName)
-    cuGetErrorName(result, &name);
+    cuGetErrorName(result, &text);
+  return text ? text : "CUresult " + std::to_string(result);
+}
+
+std::string Driver::describe(CUresult result) const {
+  const char *text = nullptr;
   if (cuGetErrorString)
     cuGetErrorString(result, &text);
-  std::string out = name ? name : "CUresult " + std::to_string(result);
+  std::string out = name(result);
   if (text)
     out += std::string(" (") + text + ")";
   return out;

@@ -1,7 +1,22 @@
 //===- Runtime.cpp - The mgpu* ABI and Kiln's entry points on CUDA --------===//
+//
+// Three layers:
+//  - Runtime, the process-wide state, whose methods do the work and return
+//    a Status or an Expected (kiln/Runtime/Status.h); they expect the
+//    caller to hold the lock.
+//  - CUDARuntime, the kiln::rt::Runtime that kilnCudaRuntime() returns: each
+//    method takes the lock (and makes the device's context current where
+//    the driver call needs it) around Runtime's methods, and returns errors.
+//  - The mgpu* and kiln* entry points, thin wrappers around CUDARuntime that
+//    turn an error into a message on stderr and an exit (orExit), or a
+//    non-zero result where their signature has one.
+//
+//===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/CUDARuntime.h"
+#include "kiln/Runtime/Runtime.h"
 
+#include "../Boundary.h"
 #include "../DeviceChoice.h"
 #include "../FillResource.h"
 #include "../Timeout.h"
@@ -10,30 +25,99 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
+#include <cinttypes>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 using namespace kiln::cudart;
+using kiln::rt::Dim3;
+using kiln::rt::ErrorKind;
+using kiln::rt::Expected;
+using kiln::rt::Status;
 
 namespace {
-
-[[noreturn]] void fatal(const std::string &message) {
-  std::fprintf(stderr, "kiln-cuda: %s\n", message.c_str());
-  std::fflush(stderr);
-  std::exit(1);
-}
 
 /// The fatbin magic word; mgpuModuleLoad also tells cubin (ELF), PTX text
 /// and Kiln's Vulkan container apart.
 constexpr uint32_t kFatbinMagic = 0xBA55ED50u;
+
+/// What kind of error a driver call that returned `result` is.
+ErrorKind kindOf(CUresult result) {
+  switch (result) {
+  case CUDA_ERROR_OUT_OF_MEMORY:
+    return ErrorKind::OutOfMemory;
+  case CUDA_ERROR_INVALID_VALUE:
+  case CUDA_ERROR_INVALID_DEVICE:
+  case CUDA_ERROR_INVALID_IMAGE:
+  case CUDA_ERROR_INVALID_PTX:
+  case CUDA_ERROR_INVALID_SOURCE:
+  case CUDA_ERROR_INVALID_HANDLE:
+  case CUDA_ERROR_NOT_FOUND:
+  case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+  case CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE:
+    return ErrorKind::InvalidArgument;
+  case CUDA_ERROR_NO_BINARY_FOR_GPU:
+  case CUDA_ERROR_UNSUPPORTED_PTX_VERSION:
+  case CUDA_ERROR_NOT_SUPPORTED:
+    return ErrorKind::Unsupported;
+  // Sticky errors: the context cannot be used any more.
+  case CUDA_ERROR_ECC_UNCORRECTABLE:
+  case CUDA_ERROR_NVLINK_UNCORRECTABLE:
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+  case CUDA_ERROR_LAUNCH_TIMEOUT:
+  case CUDA_ERROR_CONTEXT_IS_DESTROYED:
+  case CUDA_ERROR_ASSERT:
+  case CUDA_ERROR_HARDWARE_STACK_ERROR:
+  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+  case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+  case CUDA_ERROR_INVALID_PC:
+  case CUDA_ERROR_LAUNCH_FAILED:
+    return ErrorKind::DeviceLost;
+  default:
+    return ErrorKind::Driver;
+  }
+}
+
+/// "N bytes (X.Y GiB)".
+std::string describeBytes(uint64_t bytes) {
+  char text[64];
+  std::snprintf(text, sizeof(text), "%" PRIu64 " bytes (%.1f GiB)", bytes,
+                bytes / double(1ull << 30));
+  return text;
+}
+
+/// Appends printf-formatted text to `out`.
+__attribute__((format(printf, 2, 3))) void appendf(std::string &out,
+                                                    const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  va_list again;
+  va_copy(again, args);
+  int length = std::vsnprintf(nullptr, 0, format, args);
+  va_end(args);
+  if (length > 0) {
+    size_t at = out.size();
+    out.resize(at + static_cast<size_t>(length) + 1);
+    std::vsnprintf(&out[at], static_cast<size_t>(length) + 1, format, again);
+    out.resize(at + static_cast<size_t>(length));
+  }
+  va_end(again);
+}
+
+using kiln::rt::ScopeExit;
 
 struct Registration {
   uintptr_t end;
@@ -43,6 +127,8 @@ struct Registration {
   bool external;
 };
 
+/// The process-wide state. Every method expects the caller to hold `mutex`
+/// (CUDARuntime's methods take it) and returns its errors.
 class Runtime {
 public:
   static Runtime &get() {
@@ -57,22 +143,27 @@ public:
   static thread_local std::unique_lock<std::mutex> *heldLock;
   KilnCudaStats stats = {};
 
-  /// Opens the driver and initializes it; fatal on failure.
-  const Driver &driver() {
-    if (!loaded) {
-      std::string error;
-      if (!drv.load(error))
-        fatal(error);
-      check(drv.cuInit(0), "cuInit");
-      loaded = true;
-      const char *timingEnv = std::getenv("KILN_CUDA_TIMING");
-      envTiming = timingEnv && *timingEnv && std::strcmp(timingEnv, "0") != 0;
-      timing = envTiming || timingCallback;
-      if (std::string error; !kiln::rt::readTimeout(timeoutSeconds, error))
-        fatal(error);
-    }
-    return drv;
+  /// Opens the driver and initializes it, on the first call that succeeds.
+  Status load() {
+    if (loaded)
+      return Status::success();
+    std::string error;
+    if (!drv.load(error))
+      return KILN_ERROR(Driver, error);
+    KILN_TRY(check(drv.cuInit(0), "cuInit"));
+    double seconds = 0;
+    if (!kiln::rt::readTimeout(seconds, error))
+      return KILN_ERROR(InvalidArgument, error);
+    timeoutSeconds = seconds;
+    const char *timingEnv = std::getenv("KILN_CUDA_TIMING");
+    envTiming = timingEnv && *timingEnv && std::strcmp(timingEnv, "0") != 0;
+    timing = envTiming || timingCallback;
+    loaded = true;
+    return Status::success();
   }
+
+  /// The driver's entry points; only after load() succeeded.
+  const Driver &driver() const { return drv; }
 
   /// What runs on `stream`, for messages: its last kernel.
   std::string workOn(CUstream stream) const {
@@ -81,12 +172,60 @@ public:
                                   : "kernel '" + it->second + "'";
   }
 
+  /// Success, or the error for a driver call that returned `result`:
+  /// "CALL (WHAT) failed: RESULT (description)", raised where check() was
+  /// called.
+  Status check(CUresult result, const char *call, const std::string &what = "",
+               const char *file = __builtin_FILE(),
+               int line = __builtin_LINE()) const {
+    if (result == CUDA_SUCCESS)
+      return Status::success();
+    return failed(result, call, what, nullptr, file, line);
+  }
+
+  /// check() for a call that works on `stream`: a lost device also names
+  /// the last kernel launched on it, where there is one.
+  Status checkOn(CUstream stream, CUresult result, const char *call,
+                 const std::string &what = "",
+                 const char *file = __builtin_FILE(),
+                 int line = __builtin_LINE()) const {
+    if (result == CUDA_SUCCESS)
+      return Status::success();
+    return failed(result, call, what, &stream, file, line);
+  }
+
+  Status failed(CUresult result, const char *call, const std::string &what,
+                const CUstream *stream, const char *file, int line) const {
+    std::string message = std::string(call) +
+                          (what.empty() ? "" : " (" + what + ")") +
+                          " failed: " + drv.describe(result);
+    ErrorKind kind = kindOf(result);
+    if (kind == ErrorKind::DeviceLost && stream) {
+      auto last = lastKernel.find(*stream);
+      if (last != lastKernel.end())
+        message += " after kernel '" + last->second + "'";
+    }
+    return callError(kind, result, call, std::move(message), file, line);
+  }
+
+  /// An error of `kind` for a failed driver call, with `message`.
+  Status callError(ErrorKind kind, CUresult result, const char *call,
+                   std::string message, const char *file, int line) const {
+    if (result == CUDA_ERROR_ILLEGAL_ADDRESS)
+      message += "; a kernel touched memory it may not: an index out of "
+                 "bounds, or host memory that is not registered with the "
+                 "driver (Kiln's CUDA pipeline registers host memrefs passed "
+                 "to launches; other programs need gpu.host_register)";
+    return kiln::rt::makeCallError(kind, std::move(message), call,
+                                   drv.name(result), result, file, line);
+  }
+
   /// Waits for a stream or event: `block` without KILN_TIMEOUT; with it,
-  /// `query` polled until done, and past the limit the process stops at
-  /// once (the device still runs the work) naming `what` and the limit.
+  /// `query` polled until done, and past the limit a Timeout error that
+  /// names `what` and the limit (the device still runs the work).
   template <typename Query, typename Block>
-  void waitFor(Query query, Block block, const char *call,
-               const std::string &what) {
+  Status waitFor(Query query, Block block, const char *call,
+                 const std::string &what) {
     std::unique_lock<std::mutex> *lock = heldLock;
     if (lock)
       lock->unlock();
@@ -94,71 +233,82 @@ public:
       if (lock)
         lock->lock();
     };
-    if (timeoutSeconds <= 0) {
-      CUresult result = block();
+    auto done = [&](CUresult result) {
       relock();
-      check(result, call);
-      return;
-    }
+      if (result == CUDA_SUCCESS)
+        return Status::success();
+      return callError(kindOf(result), result, call,
+                       std::string(call) + " failed: " +
+                           drv.describe(result) + " while waiting for " +
+                           what,
+                       __FILE__, __LINE__);
+    };
+    if (timeoutSeconds <= 0)
+      return done(block());
     auto start = std::chrono::steady_clock::now();
     auto pause = std::chrono::microseconds(20);
     while (true) {
       CUresult result = query();
-      if (result != CUDA_ERROR_NOT_READY) {
-        relock();
-        check(result, call);
-        return;
-      }
+      if (result != CUDA_ERROR_NOT_READY)
+        return done(result);
       double waited = std::chrono::duration<double>(
                           std::chrono::steady_clock::now() - start)
                           .count();
       if (waited > timeoutSeconds) {
         relock();
-        int device = currentDevice();
-        kiln::rt::stopAfterTimeout("kiln-cuda", what, timeoutSeconds,
-                                   std::to_string(device) + " (" +
-                                       deviceName(device) + ")");
+        return KILN_ERROR(Timeout, kiln::rt::timeoutMessage(
+                                       what, timeoutSeconds,
+                                       deviceLabel(currentDevice())));
       }
       std::this_thread::sleep_for(pause);
       pause = std::min(pause * 2, std::chrono::microseconds(1000));
     }
   }
 
-  void check(CUresult result, const char *call, const std::string &what = "") {
-    if (result == CUDA_SUCCESS)
-      return;
-    std::string message = std::string(call) + (what.empty() ? "" : " (" + what + ")") +
-                          " failed: " + drv.describe(result);
-    if (result == CUDA_ERROR_ILLEGAL_ADDRESS)
-      message += "; a kernel touched memory it may not: an index out of "
-                 "bounds, or host memory that is not registered with the "
-                 "driver (Kiln's CUDA pipeline registers host memrefs passed "
-                 "to launches; other programs need gpu.host_register)";
-    fatal(message);
-  }
-
-  int deviceCount() {
+  Expected<int> deviceCount() {
+    KILN_TRY(load());
     int count = 0;
-    check(driver().cuDeviceGetCount(&count), "cuDeviceGetCount");
+    KILN_TRY(check(drv.cuDeviceGetCount(&count), "cuDeviceGetCount"));
     return count;
   }
 
-  std::string deviceName(int index) {
+  Expected<std::string> deviceName(int index) {
+    KILN_TRY(load());
     CUdevice device;
-    check(driver().cuDeviceGet(&device, index), "cuDeviceGet");
+    KILN_TRY(check(drv.cuDeviceGet(&device, index), "cuDeviceGet"));
     char name[256] = {};
-    check(drv.cuDeviceGetName(name, sizeof(name), device), "cuDeviceGetName");
-    return name;
+    KILN_TRY(check(drv.cuDeviceGetName(name, sizeof(name), device),
+                   "cuDeviceGetName"));
+    return std::string(name);
+  }
+
+  /// "INDEX (NAME)" for messages; what is known when `index` or the name
+  /// cannot be had.
+  std::string deviceLabel(const Expected<int> &index) {
+    if (!index)
+      return "?";
+    Expected<std::string> name = deviceName(*index);
+    return std::to_string(*index) + (name ? " (" + *name + ")" : "");
+  }
+
+  /// Reads `wanted` attributes of `device`.
+  Status attributes(CUdevice device,
+                    std::initializer_list<std::pair<int, int *>> wanted) {
+    for (const auto &[attribute, value] : wanted)
+      KILN_TRY(check(drv.cuDeviceGetAttribute(value, attribute, device),
+                     "cuDeviceGetAttribute"));
+    return Status::success();
   }
 
   /// The device later calls use: mgpuSetDefaultDevice's, else
   /// KILN_CUDA_DEVICE's, else 0.
-  int currentDevice() {
+  Expected<int> currentDevice() {
     if (selected >= 0)
       return selected;
-    int count = deviceCount();
+    KILN_ASSIGN_OR_RETURN(int count, deviceCount());
     if (count == 0)
-      fatal("no CUDA device (the driver loaded, but reports none)");
+      return KILN_ERROR(Driver,
+                        "no CUDA device (the driver loaded, but reports none)");
     const char *env = std::getenv("KILN_CUDA_DEVICE");
     std::string want = env ? env : "";
     if (want.empty()) {
@@ -166,21 +316,26 @@ public:
       return selected;
     }
     std::vector<std::string> names;
-    for (int i = 0; i < count; ++i)
-      names.push_back(deviceName(i));
+    for (int i = 0; i < count; ++i) {
+      KILN_ASSIGN_OR_RETURN(std::string name, deviceName(i));
+      names.push_back(std::move(name));
+    }
     size_t index = 0;
     switch (kiln::rt::matchDevice(want, names, index)) {
     case kiln::rt::DeviceMatch::Found:
       selected = static_cast<int>(index);
       return selected;
     case kiln::rt::DeviceMatch::IndexOutOfRange:
-      fatal("KILN_CUDA_DEVICE=" + want + " is not a device index (" +
-            devicesText(count) + ": 0.." + std::to_string(count - 1) + ")");
+      return KILN_ERROR(InvalidArgument,
+                        "KILN_CUDA_DEVICE=" + want +
+                            " is not a device index (" + devicesText(count) +
+                            ": 0.." + std::to_string(count - 1) + ")");
     case kiln::rt::DeviceMatch::NoSuchName:
       break;
     }
-    fatal("no CUDA device matches '" + want +
-          "'; devices:" + kiln::rt::listDevices(names));
+    return KILN_ERROR(InvalidArgument, "no CUDA device matches '" + want +
+                                           "'; devices:" +
+                                           kiln::rt::listDevices(names));
   }
 
   void setTimingCallback(KilnTimingCallback callback, void *user) {
@@ -190,41 +345,130 @@ public:
       timing = envTiming || callback;
   }
 
-  void setDevice(int32_t device) {
-    int count = deviceCount();
+  Status setDevice(int32_t device) {
+    KILN_ASSIGN_OR_RETURN(int count, deviceCount());
     if (device < 0 || device >= count)
-      fatal("mgpuSetDefaultDevice(" + std::to_string(device) +
-            "): no such device (" + devicesText(count) + ")");
+      return KILN_ERROR(InvalidArgument,
+                        "mgpuSetDefaultDevice(" + std::to_string(device) +
+                            "): no such device (" + devicesText(count) + ")");
     selected = device;
+    return Status::success();
   }
 
   /// The primary context of the current device, retained on first use.
-  CUcontext context() {
-    int index = currentDevice();
+  Expected<CUcontext> context() {
+    KILN_ASSIGN_OR_RETURN(int index, currentDevice());
     auto it = contexts.find(index);
     if (it != contexts.end())
       return it->second;
     CUdevice device;
-    check(drv.cuDeviceGet(&device, index), "cuDeviceGet");
+    KILN_TRY(check(drv.cuDeviceGet(&device, index), "cuDeviceGet"));
     CUcontext ctx = nullptr;
-    check(drv.cuDevicePrimaryCtxRetain(&ctx, device),
-          "cuDevicePrimaryCtxRetain");
+    KILN_TRY(check(drv.cuDevicePrimaryCtxRetain(&ctx, device),
+                   "cuDevicePrimaryCtxRetain"));
     contexts[index] = ctx;
     return ctx;
   }
 
+  //===-- Devices ---------------------------------------------------------===//
+
+  /// What kilnCudaListDevices prints; `count` is set to the number of
+  /// devices.
+  Expected<std::string> listDevices(int &count) {
+    KILN_TRY(load());
+    int version = 0;
+    KILN_TRY(check(drv.cuDriverGetVersion(&version), "cuDriverGetVersion"));
+    KILN_ASSIGN_OR_RETURN(count, deviceCount());
+    std::string text;
+    appendf(text, "CUDA driver %d.%d, %d device%s\n", version / 1000,
+            (version % 1000) / 10, count, count == 1 ? "" : "s");
+    for (int i = 0; i < count; ++i) {
+      CUdevice device;
+      KILN_TRY(check(drv.cuDeviceGet(&device, i), "cuDeviceGet"));
+      size_t memory = 0;
+      KILN_TRY(check(drv.cuDeviceTotalMem(&memory, device),
+                     "cuDeviceTotalMem"));
+      KILN_ASSIGN_OR_RETURN(std::string name, deviceName(i));
+      int major = 0, minor = 0, multiprocessors = 0, clock = 0, busWidth = 0,
+          memoryClock = 0, l2 = 0, maxThreads = 0, maxBlockX = 0,
+          maxGridX = 0, sharedMemory = 0;
+      KILN_TRY(attributes(
+          device,
+          {{CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major},
+           {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &minor},
+           {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &multiprocessors},
+           {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, &clock},
+           {CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, &busWidth},
+           {CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, &memoryClock},
+           {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, &l2},
+           {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &maxThreads},
+           {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, &maxBlockX},
+           {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, &maxGridX},
+           {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, &sharedMemory}}));
+      appendf(text, "%d: %s\n", i, name.c_str());
+      appendf(text, "   chip sm_%d%d, %zu MiB, %d multiprocessors, %d MHz\n",
+              major, minor, memory >> 20, multiprocessors, clock / 1000);
+      appendf(text, "   memory %d-bit at %d MHz, L2 %d KiB\n", busWidth,
+              memoryClock / 1000, l2 >> 10);
+      appendf(text,
+              "   max threads per block %d, max block x %d, max grid x %d, "
+              "shared memory per block %d bytes\n",
+              maxThreads, maxBlockX, maxGridX, sharedMemory);
+    }
+    return text;
+  }
+
+  /// "sm_XY" of the current device.
+  Expected<std::string> deviceChip() {
+    KILN_ASSIGN_OR_RETURN(int index, currentDevice());
+    CUdevice device;
+    KILN_TRY(check(drv.cuDeviceGet(&device, index), "cuDeviceGet"));
+    int major = 0, minor = 0;
+    KILN_TRY(attributes(device,
+                        {{CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major},
+                         {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                          &minor}}));
+    return "sm_" + std::to_string(major) + std::to_string(minor);
+  }
+
+  Status deviceInfo(KilnCudaDeviceInfo &info) {
+    info = KilnCudaDeviceInfo{};
+    KILN_ASSIGN_OR_RETURN(info.ordinal, currentDevice());
+    CUdevice device;
+    KILN_TRY(check(drv.cuDeviceGet(&device, info.ordinal), "cuDeviceGet"));
+    KILN_ASSIGN_OR_RETURN(std::string name, deviceName(info.ordinal));
+    std::snprintf(info.name, sizeof(info.name), "%s", name.c_str());
+    KILN_TRY(attributes(
+        device,
+        {{CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &info.major},
+         {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &info.minor},
+         {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &info.multiprocessors},
+         {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, &info.clockKHz},
+         {CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, &info.memoryClockKHz},
+         {CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, &info.memoryBusWidth},
+         {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, &info.l2Bytes}}));
+    size_t memory = 0;
+    KILN_TRY(check(drv.cuDeviceTotalMem(&memory, device), "cuDeviceTotalMem"));
+    info.totalBytes = memory;
+    KILN_TRY(check(drv.cuDriverGetVersion(&info.driverVersion),
+                   "cuDriverGetVersion"));
+    return Status::success();
+  }
+
   //===-- Modules ---------------------------------------------------------===//
 
-  void *loadModule(const void *data, size_t size, int optLevel) {
+  Expected<void *> loadModule(const void *data, size_t size, int optLevel) {
     if (!data)
-      fatal("mgpuModuleLoad: null module data");
+      return KILN_ERROR(InvalidArgument, "mgpuModuleLoad: null module data");
     uint32_t magic = 0;
     if (size >= 4)
       std::memcpy(&magic, data, 4);
     if (magic == kiln::container::kMagic)
-      fatal("mgpuModuleLoad: this module is SPIR-V in Kiln's container, "
-            "compiled for Vulkan; run it with kiln-vulkan-runner or link "
-            "libkiln_vulkan_runtime");
+      return KILN_ERROR(
+          InvalidArgument,
+          "mgpuModuleLoad: this module is SPIR-V in Kiln's container, "
+          "compiled for Vulkan; run it with kiln-vulkan-runner or link "
+          "libkiln_vulkan_runtime");
     const char *bytes = static_cast<const char *>(data);
     bool binary = (size >= 4 && std::memcmp(bytes, "\x7f" "ELF", 4) == 0) ||
                   magic == kFatbinMagic;
@@ -258,13 +502,17 @@ public:
                             " bytes) failed: " + drv.describe(result);
       if (errorLog[0])
         message += "\nJIT error log:\n" + std::string(errorLog);
-      fatal(message);
+      return callError(kindOf(result), result, "cuModuleLoadDataEx",
+                       std::move(message), __FILE__, __LINE__);
     }
     ++stats.moduleLoads;
     return module;
   }
 
-  void *getFunction(CUmodule module, const char *name) {
+  Expected<void *> getFunction(CUmodule module, const char *name) {
+    if (!name)
+      return KILN_ERROR(InvalidArgument,
+                        "mgpuModuleGetFunction: null kernel name");
     CUfunction function = nullptr;
     CUresult result = drv.cuModuleGetFunction(&function, module, name);
     if (result == CUDA_ERROR_NOT_FOUND) {
@@ -273,15 +521,17 @@ public:
       std::string names = kernelNames(module);
       if (!names.empty())
         message += " (kernels: " + names + ")";
-      fatal(message);
+      return callError(ErrorKind::InvalidArgument, result,
+                       "cuModuleGetFunction", std::move(message), __FILE__,
+                       __LINE__);
     }
-    check(result, "cuModuleGetFunction", name);
+    KILN_TRY(check(result, "cuModuleGetFunction", name));
     if (!functions.count(function)) {
       int maxThreads = 0;
-      check(drv.cuFuncGetAttribute(&maxThreads,
-                                   CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                                   function),
-            "cuFuncGetAttribute", name);
+      KILN_TRY(check(drv.cuFuncGetAttribute(
+                         &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                         function),
+                     "cuFuncGetAttribute", name));
       functions[function] = FunctionInfo{name, maxThreads};
     }
     return function;
@@ -313,53 +563,73 @@ public:
   };
 
   /// What mgpuModuleGetFunction learnt about `function` (functions from
-  /// elsewhere are asked for here).
-  const FunctionInfo &infoOf(CUfunction function) {
+  /// elsewhere are asked for here). The pointer stays valid.
+  Expected<const FunctionInfo *> infoOf(CUfunction function) {
     auto it = functions.find(function);
     if (it != functions.end())
-      return it->second;
+      return &it->second;
     int maxThreads = 0;
-    check(drv.cuFuncGetAttribute(&maxThreads,
-                                 CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                                 function),
-          "cuFuncGetAttribute");
-    return functions[function] = FunctionInfo{"<unknown>", maxThreads};
+    KILN_TRY(check(drv.cuFuncGetAttribute(
+                       &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                       function),
+                   "cuFuncGetAttribute"));
+    return &(functions[function] = FunctionInfo{"<unknown>", maxThreads});
   }
 
   //===-- Launches --------------------------------------------------------===//
 
-  void launch(CUfunction function, const intptr_t grid[3],
-              const intptr_t block[3], const intptr_t *cluster, int32_t smem,
-              CUstream stream, void **params, void **extra) {
-    const FunctionInfo &info = infoOf(function);
-    const std::string &name = info.name;
-    lastKernel[stream] = name;
+  Status launch(CUfunction function, const intptr_t grid[3],
+                const intptr_t block[3], const intptr_t *cluster, int32_t smem,
+                CUstream stream, void **params, size_t paramsCount,
+                void **extra) {
+    KILN_ASSIGN_OR_RETURN(const FunctionInfo *info, infoOf(function));
+    const std::string &name = info->name;
     for (int i = 0; i < 3; ++i) {
       if (grid[i] < 1 || grid[i] > 0x7fffffff || block[i] < 1 ||
           block[i] > 0x7fffffff)
-        fatal("kernel '" + name + "' launched with grid (" + dims(grid) +
-              ") and block (" + dims(block) +
-              "): every dimension must be at least 1 and fit in 32 bits");
+        return KILN_ERROR(
+            InvalidArgument,
+            "kernel '" + name + "' launched with grid (" + dims(grid) +
+                ") and block (" + dims(block) +
+                "): every dimension must be at least 1 and fit in 32 bits");
     }
-    int maxThreads = info.maxThreads;
+    int maxThreads = info->maxThreads;
     intptr_t threads = block[0] * block[1] * block[2];
     if (maxThreads > 0 && threads > maxThreads)
-      fatal("kernel '" + name + "' launched with block (" + dims(block) +
-            ") = " + std::to_string(threads) + " threads; it can run at most " +
-            std::to_string(maxThreads) + " per block on device " +
-            std::to_string(currentDevice()) + " (" +
-            deviceName(currentDevice()) + ")");
+      return KILN_ERROR(InvalidArgument,
+                        "kernel '" + name + "' launched with block (" +
+                            dims(block) + ") = " + std::to_string(threads) +
+                            " threads; it can run at most " +
+                            std::to_string(maxThreads) +
+                            " per block on device " +
+                            deviceLabel(currentDevice()));
+    if (paramsCount > 0 && !params && !extra)
+      return KILN_ERROR(InvalidArgument,
+                        "kernel '" + name +
+                            "' launched with params null and paramsCount " +
+                            std::to_string(paramsCount));
+    if (cluster && !drv.cuLaunchKernelEx)
+      return KILN_ERROR(Unsupported,
+                        "kernel '" + name +
+                            "' is a cluster launch, which needs "
+                            "cuLaunchKernelEx (CUDA 12 driver)");
+    // The events that time the launch, destroyed on every path.
     CUevent start = nullptr, stop = nullptr;
+    ScopeExit destroyEvents([&] {
+      if (start)
+        drv.cuEventDestroy(start);
+      if (stop)
+        drv.cuEventDestroy(stop);
+    });
     auto hostStart = std::chrono::steady_clock::now();
     if (timing) {
-      check(drv.cuEventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate");
-      check(drv.cuEventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate");
-      check(drv.cuEventRecord(start, stream), "cuEventRecord");
+      KILN_TRY(check(drv.cuEventCreate(&start, CU_EVENT_DEFAULT),
+                     "cuEventCreate"));
+      KILN_TRY(check(drv.cuEventCreate(&stop, CU_EVENT_DEFAULT),
+                     "cuEventCreate"));
+      KILN_TRY(check(drv.cuEventRecord(start, stream), "cuEventRecord"));
     }
     if (cluster) {
-      if (!drv.cuLaunchKernelEx)
-        fatal("kernel '" + name + "' is a cluster launch, which needs "
-              "cuLaunchKernelEx (CUDA 12 driver)");
       CUlaunchAttribute attribute = {};
       attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
       attribute.value.clusterDim.x = static_cast<unsigned>(cluster[0]);
@@ -376,44 +646,108 @@ public:
       config.hStream = stream;
       config.attrs = &attribute;
       config.numAttrs = 1;
-      check(drv.cuLaunchKernelEx(&config, function, params, extra),
-            "cuLaunchKernelEx", name);
+      KILN_TRY(checkOn(stream,
+                       drv.cuLaunchKernelEx(&config, function, params, extra),
+                       "cuLaunchKernelEx", name));
     } else {
-      check(drv.cuLaunchKernel(function, static_cast<unsigned>(grid[0]),
-                               static_cast<unsigned>(grid[1]),
-                               static_cast<unsigned>(grid[2]),
-                               static_cast<unsigned>(block[0]),
-                               static_cast<unsigned>(block[1]),
-                               static_cast<unsigned>(block[2]),
-                               static_cast<unsigned>(smem), stream, params,
-                               extra),
-            "cuLaunchKernel", name);
+      KILN_TRY(checkOn(stream,
+                       drv.cuLaunchKernel(function, static_cast<unsigned>(grid[0]),
+                                        static_cast<unsigned>(grid[1]),
+                                        static_cast<unsigned>(grid[2]),
+                                        static_cast<unsigned>(block[0]),
+                                        static_cast<unsigned>(block[1]),
+                                        static_cast<unsigned>(block[2]),
+                                        static_cast<unsigned>(smem), stream,
+                                        params, extra),
+                     "cuLaunchKernel", name));
     }
+    lastKernel[stream] = name;
     ++stats.launches;
     if (timing) {
-      check(drv.cuEventRecord(stop, stream), "cuEventRecord");
-      check(drv.cuEventSynchronize(stop), "cuEventSynchronize", name);
+      KILN_TRY(check(drv.cuEventRecord(stop, stream), "cuEventRecord"));
+      KILN_TRY(check(drv.cuEventSynchronize(stop), "cuEventSynchronize", name));
       double hostUs = std::chrono::duration<double, std::micro>(
                           std::chrono::steady_clock::now() - hostStart)
                           .count();
       float ms = 0;
-      check(drv.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
+      KILN_TRY(check(drv.cuEventElapsedTime(&ms, start, stop),
+                     "cuEventElapsedTime"));
       if (envTiming)
         std::fprintf(stderr,
                      "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f\n",
                      name.c_str(), ms * 1000.0, hostUs);
       if (timingCallback)
         timingCallback(timingUser, name.c_str(), ms * 1000.0);
-      drv.cuEventDestroy(start);
-      drv.cuEventDestroy(stop);
     }
+    return Status::success();
+  }
+
+  /// Runs `work(stream)` on a fresh stream between two events, waits for
+  /// them and returns the GPU microseconds between them; the stream and the
+  /// events are released on every path.
+  template <typename Work> Expected<double> timed(Work work) {
+    CUstream stream = nullptr;
+    CUevent start = nullptr, stop = nullptr;
+    ScopeExit release([&] {
+      if (start)
+        drv.cuEventDestroy(start);
+      if (stop)
+        drv.cuEventDestroy(stop);
+      if (stream)
+        drv.cuStreamDestroy(stream);
+    });
+    KILN_TRY(check(drv.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+                   "cuStreamCreate"));
+    KILN_TRY(check(drv.cuEventCreate(&start, CU_EVENT_DEFAULT),
+                   "cuEventCreate"));
+    KILN_TRY(check(drv.cuEventCreate(&stop, CU_EVENT_DEFAULT),
+                   "cuEventCreate"));
+    KILN_TRY(check(drv.cuEventRecord(start, stream), "cuEventRecord"));
+    KILN_TRY(work(stream));
+    KILN_TRY(check(drv.cuEventRecord(stop, stream), "cuEventRecord"));
+    KILN_TRY(check(drv.cuEventSynchronize(stop), "cuEventSynchronize"));
+    float ms = 0;
+    KILN_TRY(check(drv.cuEventElapsedTime(&ms, start, stop),
+                   "cuEventElapsedTime"));
+    return ms * 1000.0;
+  }
+
+  //===-- Memory ----------------------------------------------------------===//
+
+  Expected<void *> allocate(uint64_t bytes, bool hostShared) {
+    CUdeviceptr ptr = 0;
+    const char *call = hostShared ? "cuMemAllocManaged" : "cuMemAlloc";
+    CUresult result =
+        hostShared ? drv.cuMemAllocManaged(&ptr, bytes, CU_MEM_ATTACH_GLOBAL)
+                   : drv.cuMemAlloc(&ptr, bytes);
+    if (result == CUDA_ERROR_OUT_OF_MEMORY) {
+      Expected<int> device = currentDevice();
+      std::string has;
+      CUdevice handle;
+      size_t total = 0;
+      if (device && drv.cuDeviceGet(&handle, *device) == CUDA_SUCCESS &&
+          drv.cuDeviceTotalMem(&total, handle) == CUDA_SUCCESS)
+        has = ", which has " + describeBytes(total) + " of memory";
+      return callError(ErrorKind::OutOfMemory, result, call,
+                       "cannot allocate " + describeBytes(bytes) +
+                           " for an mgpuMemAlloc (gpu.alloc" +
+                           (hostShared ? " host_shared" : "") +
+                           ") on device " + deviceLabel(device) + has + ": " +
+                           call + " failed: " + drv.describe(result),
+                       __FILE__, __LINE__);
+    }
+    KILN_TRY(check(result, call, std::to_string(bytes) + " bytes"));
+    ++stats.allocations;
+    return reinterpret_cast<void *>(ptr);
   }
 
   //===-- Host registration -----------------------------------------------===//
 
-  void registerRange(uintptr_t begin, uintptr_t end) {
+  /// Registers the pages of [begin, end) that need it; on an error, what
+  /// this call registered is undone.
+  Status registerRange(uintptr_t begin, uintptr_t end) {
     if (begin >= end || !needsRegistration(begin))
-      return;
+      return Status::success();
     pageAlign(begin, end);
     uintptr_t at = begin;
     auto it = firstBlockEndingAfter(begin);
@@ -426,28 +760,41 @@ public:
       }
       uintptr_t gapEnd = it == registrations.end() ? end
                                                     : std::min(end, it->first);
-      addBlock(at, gapEnd);
+      if (Status error = addBlock(at, gapEnd)) {
+        // Every block that starts before `at` was counted by this call.
+        (void)unregisterRange(begin, at);
+        return error;
+      }
       at = gapEnd;
     }
+    return Status::success();
   }
 
-  void unregisterRange(uintptr_t begin, uintptr_t end) {
+  /// Undoes one registration of [begin, end); the first error, after
+  /// going through all of it.
+  Status unregisterRange(uintptr_t begin, uintptr_t end) {
     if (begin >= end)
-      return;
+      return Status::success();
     pageAlign(begin, end);
+    Status first;
     auto it = firstBlockEndingAfter(begin);
     while (it != registrations.end() && it->first < end) {
       if (--it->second.refs == 0) {
         if (!it->second.external) {
-          check(drv.cuMemHostUnregister(reinterpret_cast<void *>(it->first)),
-                "cuMemHostUnregister");
-          ++stats.hostUnregisterCalls;
+          Status error =
+              check(drv.cuMemHostUnregister(reinterpret_cast<void *>(it->first)),
+                    "cuMemHostUnregister");
+          if (!error)
+            ++stats.hostUnregisterCalls;
+          else if (!first)
+            first = std::move(error);
         }
         it = registrations.erase(it);
       } else {
         ++it;
       }
     }
+    return first;
   }
 
   std::map<void *, std::vector<std::pair<uintptr_t, uintptr_t>>> rawRanges;
@@ -502,7 +849,7 @@ private:
     return it != registrations.end() && it->first <= address;
   }
 
-  void addBlock(uintptr_t begin, uintptr_t end) {
+  Status addBlock(uintptr_t begin, uintptr_t end) {
     void *ptr = reinterpret_cast<void *>(begin);
     size_t size = end - begin;
     CUresult result =
@@ -515,10 +862,11 @@ private:
     if (!external) {
       char what[96];
       std::snprintf(what, sizeof(what), "%zu bytes at %p", size, ptr);
-      check(result, "cuMemHostRegister", what);
+      KILN_TRY(check(result, "cuMemHostRegister", what));
       ++stats.hostRegisterCalls;
     }
     registrations[begin] = Registration{end, 1, external};
+    return Status::success();
   }
 
   Driver drv;
@@ -536,39 +884,55 @@ private:
   std::unordered_map<CUfunction, FunctionInfo> functions;
 };
 
-/// Locks the runtime and makes the current device's primary context
-/// current for one entry point.
+thread_local std::unique_lock<std::mutex> *Runtime::heldLock = nullptr;
+
+/// Locks the runtime for one call; enter() then makes the current device's
+/// primary context current until the call returns.
 class Scoped {
 public:
   Scoped() : runtime(Runtime::get()), lock(runtime.mutex) {
     outer = Runtime::heldLock;
     Runtime::heldLock = &lock;
-    const Driver &drv = runtime.driver();
-    runtime.check(drv.cuCtxPushCurrent(runtime.context()), "cuCtxPushCurrent");
   }
   ~Scoped() {
-    CUcontext popped;
-    runtime.driver().cuCtxPopCurrent(&popped);
+    if (context) {
+      CUcontext popped;
+      runtime.driver().cuCtxPopCurrent(&popped);
+    }
     Runtime::heldLock = outer;
   }
+  Scoped(const Scoped &) = delete;
+  Scoped &operator=(const Scoped &) = delete;
+
+  /// Opens the driver, picks the device and pushes its context.
+  Status enter() {
+    KILN_TRY(runtime.load());
+    KILN_ASSIGN_OR_RETURN(CUcontext ctx, runtime.context());
+    KILN_TRY(runtime.check(runtime.driver().cuCtxPushCurrent(ctx),
+                           "cuCtxPushCurrent"));
+    context = ctx;
+    return Status::success();
+  }
+
   Runtime &runtime;
-  const Driver &drv() { return runtime.driver(); }
+  /// The context made current; null before enter() succeeded.
+  CUcontext context = nullptr;
+  const Driver &drv() const { return runtime.driver(); }
 
 private:
   std::unique_lock<std::mutex> lock;
   std::unique_lock<std::mutex> *outer;
 };
 
-thread_local std::unique_lock<std::mutex> *Runtime::heldLock = nullptr;
-
 /// The bytes a memref descriptor {allocated, aligned, offset, sizes[rank],
 /// strides[rank]} can reach.
-std::pair<uintptr_t, uintptr_t> memrefRange(int64_t rank, void *descriptor,
-                                            int64_t elementSize) {
+Expected<std::pair<uintptr_t, uintptr_t>>
+memrefRange(int64_t rank, void *descriptor, int64_t elementSize) {
   if (!descriptor || rank < 0 || elementSize <= 0)
-    fatal("mgpuMemHost(Un)RegisterMemRef: bad descriptor (rank " +
-          std::to_string(rank) + ", element size " +
-          std::to_string(elementSize) + ")");
+    return KILN_ERROR(InvalidArgument,
+                      "mgpuMemHost(Un)RegisterMemRef: bad descriptor (rank " +
+                          std::to_string(rank) + ", element size " +
+                          std::to_string(elementSize) + ")");
   auto *words = static_cast<int64_t *>(descriptor);
   uintptr_t aligned = static_cast<uintptr_t>(words[1]);
   int64_t offset = words[2];
@@ -577,48 +941,383 @@ std::pair<uintptr_t, uintptr_t> memrefRange(int64_t rank, void *descriptor,
   int64_t low = offset, high = offset;
   for (int64_t i = 0; i < rank; ++i) {
     if (sizes[i] == 0)
-      return {0, 0};
+      return std::pair<uintptr_t, uintptr_t>(0, 0);
     int64_t reach = (sizes[i] - 1) * strides[i];
     (reach < 0 ? low : high) += reach;
   }
-  return {aligned + static_cast<uintptr_t>(low * elementSize),
-          aligned + static_cast<uintptr_t>((high + 1) * elementSize)};
+  return std::pair<uintptr_t, uintptr_t>(
+      aligned + static_cast<uintptr_t>(low * elementSize),
+      aligned + static_cast<uintptr_t>((high + 1) * elementSize));
 }
+
+//===-- The C++ interface -------------------------------------------------===//
+
+/// kilnCudaRuntime(): every call locks the runtime as the entry points do
+/// and returns its errors. The calls beyond kiln::rt::Runtime serve the
+/// mgpu* and kiln* entry points that have no counterpart there.
+class CUDARuntime final : public kiln::rt::Runtime {
+public:
+  static CUDARuntime &get() {
+    static CUDARuntime *runtime = new CUDARuntime();
+    return *runtime;
+  }
+
+  const char *backend() const override { return "cuda"; }
+
+  Status initialize() override {
+    Scoped s;
+    return s.enter();
+  }
+
+  Expected<std::string> describeDevices() override {
+    int count = 0;
+    return listDevices(count);
+  }
+
+  /// describeDevices(), and the number of devices.
+  Expected<std::string> listDevices(int &count) {
+    ::Runtime &runtime = ::Runtime::get();
+    std::lock_guard<std::mutex> lock(runtime.mutex);
+    return runtime.listDevices(count);
+  }
+
+  Expected<std::string> deviceTarget() override {
+    ::Runtime &runtime = ::Runtime::get();
+    std::lock_guard<std::mutex> lock(runtime.mutex);
+    return runtime.deviceChip();
+  }
+
+  Status deviceInfo(KilnCudaDeviceInfo &info) {
+    ::Runtime &runtime = ::Runtime::get();
+    std::lock_guard<std::mutex> lock(runtime.mutex);
+    return runtime.deviceInfo(info);
+  }
+
+  Expected<void *> loadModule(const void *data, size_t size) override {
+    return loadModuleAt(data, size, /*optLevel=*/-1);
+  }
+
+  /// A module whose PTX the driver compiles at `optLevel` (0 to 4; -1: the
+  /// driver's default).
+  Expected<void *> loadModuleAt(const void *data, size_t size, int optLevel) {
+    Scoped s;
+    KILN_TRY(s.enter());
+    return s.runtime.loadModule(data, size, optLevel);
+  }
+
+  Status unloadModule(void *module) override {
+    Scoped s;
+    KILN_TRY(s.enter());
+    return s.runtime.check(s.drv().cuModuleUnload(static_cast<CUmodule>(module)),
+                           "cuModuleUnload");
+  }
+
+  Expected<void *> getFunction(void *module, const char *name) override {
+    Scoped s;
+    KILN_TRY(s.enter());
+    return s.runtime.getFunction(static_cast<CUmodule>(module), name);
+  }
+
+  Status launch(void *function, Dim3 grid, Dim3 block,
+                int32_t sharedMemoryBytes, void *stream, void **params,
+                size_t paramsCount) override {
+    intptr_t gridSize[3] = {grid.x, grid.y, grid.z};
+    intptr_t blockSize[3] = {block.x, block.y, block.z};
+    return launchKernel(function, gridSize, blockSize, nullptr,
+                        sharedMemoryBytes, stream, params, paramsCount,
+                        nullptr);
+  }
+
+  /// mgpuLaunchKernel, or mgpuLaunchClusterKernel when `cluster` is set.
+  Status launchKernel(void *function, const intptr_t grid[3],
+                      const intptr_t block[3], const intptr_t *cluster,
+                      int32_t smem, void *stream, void **params,
+                      size_t paramsCount, void **extra) {
+    Scoped s;
+    KILN_TRY(s.enter());
+    return s.runtime.launch(static_cast<CUfunction>(function), grid, block,
+                            cluster, smem, static_cast<CUstream>(stream),
+                            params, paramsCount, extra);
+  }
+
+  // Compiled host code creates and destroys a stream around every launch;
+  // destroyed streams are kept per context and handed out again, which is
+  // what a hand-written loop that reuses one stream pays.
+  Expected<void *> createStream() override {
+    Scoped s;
+    KILN_TRY(s.enter());
+    std::vector<CUstream> &pool = s.runtime.streamPool[s.context];
+    if (!pool.empty()) {
+      CUstream stream = pool.back();
+      pool.pop_back();
+      return stream;
+    }
+    CUstream stream = nullptr;
+    KILN_TRY(s.runtime.check(
+        s.drv().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+        "cuStreamCreate"));
+    return stream;
+  }
+
+  Status destroyStream(void *stream) override {
+    if (!stream)
+      return Status::success(); // The default stream.
+    Scoped s;
+    KILN_TRY(s.enter());
+    std::vector<CUstream> &pool = s.runtime.streamPool[s.context];
+    if (pool.size() < 16) {
+      pool.push_back(static_cast<CUstream>(stream));
+      return Status::success();
+    }
+    return s.runtime.check(
+        s.drv().cuStreamDestroy(static_cast<CUstream>(stream)),
+        "cuStreamDestroy");
+  }
+
+  Status synchronize(void *stream) override {
+    Scoped s;
+    KILN_TRY(s.enter());
+    auto cuStream = static_cast<CUstream>(stream);
+    const Driver &drv = s.drv();
+    return s.runtime.waitFor([&] { return drv.cuStreamQuery(cuStream); },
+                             [&] { return drv.cuStreamSynchronize(cuStream); },
+                             "cuStreamSynchronize",
+                             s.runtime.workOn(cuStream));
+  }
+
+  Status streamWaitEvent(void *stream, void *event) {
+    Scoped s;
+    KILN_TRY(s.enter());
+    return s.runtime.check(
+        s.drv().cuStreamWaitEvent(static_cast<CUstream>(stream),
+                                  static_cast<CUevent>(event), 0),
+        "cuStreamWaitEvent");
+  }
+
+  Expected<void *> createEvent() {
+    Scoped s;
+    KILN_TRY(s.enter());
+    CUevent event = nullptr;
+    KILN_TRY(s.runtime.check(
+        s.drv().cuEventCreate(&event, CU_EVENT_DISABLE_TIMING),
+        "cuEventCreate"));
+    return event;
+  }
+
+  Status destroyEvent(void *event) {
+    Scoped s;
+    KILN_TRY(s.enter());
+    return s.runtime.check(s.drv().cuEventDestroy(static_cast<CUevent>(event)),
+                           "cuEventDestroy");
+  }
+
+  Status synchronizeEvent(void *event) {
+    Scoped s;
+    KILN_TRY(s.enter());
+    auto cuEvent = static_cast<CUevent>(event);
+    const Driver &drv = s.drv();
+    return s.runtime.waitFor([&] { return drv.cuEventQuery(cuEvent); },
+                             [&] { return drv.cuEventSynchronize(cuEvent); },
+                             "cuEventSynchronize", "the work before an event");
+  }
+
+  Status recordEvent(void *event, void *stream) {
+    Scoped s;
+    KILN_TRY(s.enter());
+    return s.runtime.check(s.drv().cuEventRecord(static_cast<CUevent>(event),
+                                                 static_cast<CUstream>(stream)),
+                           "cuEventRecord");
+  }
+
+  Expected<void *> allocate(uint64_t bytes, bool hostShared) override {
+    if (bytes == 0)
+      return nullptr;
+    Scoped s;
+    KILN_TRY(s.enter());
+    return s.runtime.allocate(bytes, hostShared);
+  }
+
+  Status free(void *pointer) override {
+    if (!pointer)
+      return Status::success();
+    Scoped s;
+    KILN_TRY(s.enter());
+    return s.runtime.check(
+        s.drv().cuMemFree(reinterpret_cast<CUdeviceptr>(pointer)), "cuMemFree");
+  }
+
+  Status copy(void *dst, const void *src, size_t bytes,
+              void *stream) override {
+    if (bytes == 0)
+      return Status::success();
+    Scoped s;
+    KILN_TRY(s.enter());
+    auto cuStream = static_cast<CUstream>(stream);
+    return s.runtime.checkOn(
+        cuStream,
+        s.drv().cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                              reinterpret_cast<CUdeviceptr>(src), bytes,
+                              cuStream),
+        "cuMemcpyAsync", std::to_string(bytes) + " bytes");
+  }
+
+  Status fill32(void *dst, uint32_t value, size_t count,
+                void *stream) override {
+    return fill(dst, value, 4, count, stream);
+  }
+
+  /// cuMemsetD32Async or cuMemsetD16Async of `count` words of
+  /// `patternBytes` bytes.
+  Status fill(void *dst, uint32_t value, unsigned patternBytes, size_t count,
+              void *stream) {
+    if (count == 0)
+      return Status::success();
+    Scoped s;
+    KILN_TRY(s.enter());
+    auto cuStream = static_cast<CUstream>(stream);
+    auto to = reinterpret_cast<CUdeviceptr>(dst);
+    if (patternBytes == 2)
+      return s.runtime.checkOn(
+          cuStream,
+          s.drv().cuMemsetD16Async(to, static_cast<unsigned short>(value),
+                                   count, cuStream),
+          "cuMemsetD16Async");
+    return s.runtime.checkOn(
+        cuStream, s.drv().cuMemsetD32Async(to, value, count, cuStream),
+        "cuMemsetD32Async");
+  }
+
+  Status hostRegister(void *ptr, uint64_t bytes) {
+    Scoped s;
+    KILN_TRY(s.enter());
+    uintptr_t begin = reinterpret_cast<uintptr_t>(ptr);
+    KILN_TRY(s.runtime.registerRange(begin, begin + bytes));
+    s.runtime.rawRanges[ptr].push_back({begin, begin + bytes});
+    return Status::success();
+  }
+
+  Status hostUnregister(void *ptr) {
+    Scoped s;
+    KILN_TRY(s.enter());
+    auto it = s.runtime.rawRanges.find(ptr);
+    if (it == s.runtime.rawRanges.end() || it->second.empty()) {
+      char message[128];
+      std::snprintf(message, sizeof(message),
+                    "mgpuMemHostUnregister(%p): that pointer was not "
+                    "registered with mgpuMemHostRegister",
+                    ptr);
+      return KILN_ERROR(InvalidArgument, message);
+    }
+    auto [begin, end] = it->second.back();
+    it->second.pop_back();
+    return s.runtime.unregisterRange(begin, end);
+  }
+
+  Status hostRegisterMemRef(int64_t rank, void *descriptor,
+                            int64_t elementSizeBytes) {
+    Scoped s;
+    KILN_TRY(s.enter());
+    KILN_ASSIGN_OR_RETURN(auto range,
+                          memrefRange(rank, descriptor, elementSizeBytes));
+    return s.runtime.registerRange(range.first, range.second);
+  }
+
+  Status hostUnregisterMemRef(int64_t rank, void *descriptor,
+                              int64_t elementSizeBytes) {
+    Scoped s;
+    KILN_TRY(s.enter());
+    KILN_ASSIGN_OR_RETURN(auto range,
+                          memrefRange(rank, descriptor, elementSizeBytes));
+    return s.runtime.unregisterRange(range.first, range.second);
+  }
+
+  Status setDefaultDevice(int32_t device) {
+    ::Runtime &runtime = ::Runtime::get();
+    std::lock_guard<std::mutex> lock(runtime.mutex);
+    return runtime.setDevice(device);
+  }
+
+  Status setTimingCallback(KilnTimingCallback callback, void *user) override {
+    ::Runtime &runtime = ::Runtime::get();
+    std::lock_guard<std::mutex> lock(runtime.mutex);
+    runtime.setTimingCallback(callback, user);
+    return Status::success();
+  }
+
+  /// kilnCudaTimed.
+  Expected<double> timed(void (*work)(void *user, void *stream), void *user) {
+    Scoped s;
+    KILN_TRY(s.enter());
+    return s.runtime.timed([&](CUstream stream) {
+      work(user, stream);
+      return Status::success();
+    });
+  }
+
+  Expected<double> deviceCopy(void *dst, const void *src,
+                              size_t bytes) override {
+    Scoped s;
+    KILN_TRY(s.enter());
+    return s.runtime.timed([&](CUstream stream) {
+      return s.runtime.check(
+          s.drv().cuMemcpyDtoDAsync(reinterpret_cast<CUdeviceptr>(dst),
+                                    reinterpret_cast<CUdeviceptr>(src), bytes,
+                                    stream),
+          "cuMemcpyDtoDAsync");
+    });
+  }
+
+  KilnCudaStats stats() {
+    ::Runtime &runtime = ::Runtime::get();
+    std::lock_guard<std::mutex> lock(runtime.mutex);
+    KilnCudaStats stats = runtime.stats;
+    stats.registeredRanges = runtime.registrations.size();
+    return stats;
+  }
+
+private:
+  CUDARuntime() = default;
+};
+
+//===-- Errors at the C boundary ------------------------------------------===//
+
+/// How the entry points report an error: "kiln-cuda: MESSAGE" on stderr.
+void printError(const Status &error) { kiln::rt::printError("kiln-cuda", error); }
+
+/// For the entry points without an error return: the value, or a message
+/// and exit (at once after a Timeout).
+constexpr kiln::rt::ExitOnError orExit{"kiln-cuda"};
+
+CUDARuntime &cuda() { return CUDARuntime::get(); }
 
 } // namespace
 
 extern "C" {
 
+kiln::rt::Runtime *kilnCudaRuntime() { return &cuda(); }
+
 void *mgpuModuleLoad(const void *data, size_t gpuBlobSize) {
-  Scoped s;
-  return s.runtime.loadModule(data, gpuBlobSize, /*optLevel=*/-1);
+  return orExit(cuda().loadModuleAt(data, gpuBlobSize, /*optLevel=*/-1));
 }
 
 void *mgpuModuleLoadJIT(void *data, int optLevel) {
-  Scoped s;
-  return s.runtime.loadModule(data, 0, optLevel);
+  return orExit(cuda().loadModuleAt(data, 0, optLevel));
 }
 
-void mgpuModuleUnload(void *module) {
-  Scoped s;
-  s.runtime.check(s.drv().cuModuleUnload(static_cast<CUmodule>(module)),
-                  "cuModuleUnload");
-}
+void mgpuModuleUnload(void *module) { orExit(cuda().unloadModule(module)); }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
-  Scoped s;
-  return s.runtime.getFunction(static_cast<CUmodule>(module), name);
+  return orExit(cuda().getFunction(module, name));
 }
 
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, void *stream,
-                      void **params, void **extra, size_t) {
-  Scoped s;
+                      void **params, void **extra, size_t paramsCount) {
   intptr_t grid[3] = {gridX, gridY, gridZ};
   intptr_t block[3] = {blockX, blockY, blockZ};
-  s.runtime.launch(static_cast<CUfunction>(function), grid, block, nullptr,
-                   smem, static_cast<CUstream>(stream), params, extra);
+  orExit(cuda().launchKernel(function, grid, block, nullptr, smem, stream,
+                             params, paramsCount, extra));
 }
 
 void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
@@ -626,340 +1325,126 @@ void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
                              intptr_t gridX, intptr_t gridY, intptr_t gridZ,
                              intptr_t blockX, intptr_t blockY, intptr_t blockZ,
                              int32_t smem, void *stream, void **params,
-                             void **extra, size_t) {
-  Scoped s;
+                             void **extra, size_t paramsCount) {
   intptr_t cluster[3] = {clusterX, clusterY, clusterZ};
   intptr_t grid[3] = {gridX, gridY, gridZ};
   intptr_t block[3] = {blockX, blockY, blockZ};
-  s.runtime.launch(static_cast<CUfunction>(function), grid, block, cluster,
-                   smem, static_cast<CUstream>(stream), params, extra);
+  orExit(cuda().launchKernel(function, grid, block, cluster, smem, stream,
+                             params, paramsCount, extra));
 }
 
-// Compiled host code creates and destroys a stream around every launch;
-// destroyed streams are kept per context and handed out again, which is
-// what a hand-written loop that reuses one stream pays.
-void *mgpuStreamCreate() {
-  Scoped s;
-  std::vector<CUstream> &pool = s.runtime.streamPool[s.runtime.context()];
-  if (!pool.empty()) {
-    CUstream stream = pool.back();
-    pool.pop_back();
-    return stream;
-  }
-  CUstream stream = nullptr;
-  s.runtime.check(s.drv().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
-                  "cuStreamCreate");
-  return stream;
-}
+void *mgpuStreamCreate() { return orExit(cuda().createStream()); }
 
-void mgpuStreamDestroy(void *stream) {
-  Scoped s;
-  std::vector<CUstream> &pool = s.runtime.streamPool[s.runtime.context()];
-  if (pool.size() < 16) {
-    pool.push_back(static_cast<CUstream>(stream));
-    return;
-  }
-  s.runtime.check(s.drv().cuStreamDestroy(static_cast<CUstream>(stream)),
-                  "cuStreamDestroy");
-}
+void mgpuStreamDestroy(void *stream) { orExit(cuda().destroyStream(stream)); }
 
 void mgpuStreamSynchronize(void *stream) {
-  Scoped s;
-  auto cuStream = static_cast<CUstream>(stream);
-  std::string what = s.runtime.workOn(cuStream);
-  s.runtime.waitFor([&] { return s.drv().cuStreamQuery(cuStream); },
-                    [&] { return s.drv().cuStreamSynchronize(cuStream); },
-                    "cuStreamSynchronize", what);
+  orExit(cuda().synchronize(stream));
 }
 
 void mgpuStreamWaitEvent(void *stream, void *event) {
-  Scoped s;
-  s.runtime.check(s.drv().cuStreamWaitEvent(static_cast<CUstream>(stream),
-                                            static_cast<CUevent>(event), 0),
-                  "cuStreamWaitEvent");
+  orExit(cuda().streamWaitEvent(stream, event));
 }
 
-void *mgpuEventCreate() {
-  Scoped s;
-  CUevent event = nullptr;
-  s.runtime.check(s.drv().cuEventCreate(&event, CU_EVENT_DISABLE_TIMING),
-                  "cuEventCreate");
-  return event;
-}
+void *mgpuEventCreate() { return orExit(cuda().createEvent()); }
 
-void mgpuEventDestroy(void *event) {
-  Scoped s;
-  s.runtime.check(s.drv().cuEventDestroy(static_cast<CUevent>(event)),
-                  "cuEventDestroy");
-}
+void mgpuEventDestroy(void *event) { orExit(cuda().destroyEvent(event)); }
 
 void mgpuEventSynchronize(void *event) {
-  Scoped s;
-  auto cuEvent = static_cast<CUevent>(event);
-  s.runtime.waitFor([&] { return s.drv().cuEventQuery(cuEvent); },
-                    [&] { return s.drv().cuEventSynchronize(cuEvent); },
-                    "cuEventSynchronize", "the work before an event");
+  orExit(cuda().synchronizeEvent(event));
 }
 
 void mgpuEventRecord(void *event, void *stream) {
-  Scoped s;
-  s.runtime.check(s.drv().cuEventRecord(static_cast<CUevent>(event),
-                                        static_cast<CUstream>(stream)),
-                  "cuEventRecord");
+  orExit(cuda().recordEvent(event, stream));
 }
 
 void *mgpuMemAlloc(uint64_t sizeBytes, void *, bool isHostShared) {
-  if (sizeBytes == 0)
-    return nullptr;
-  Scoped s;
-  CUdeviceptr ptr = 0;
-  std::string what = std::to_string(sizeBytes) + " bytes";
-  if (isHostShared)
-    s.runtime.check(s.drv().cuMemAllocManaged(&ptr, sizeBytes,
-                                              CU_MEM_ATTACH_GLOBAL),
-                    "cuMemAllocManaged", what);
-  else
-    s.runtime.check(s.drv().cuMemAlloc(&ptr, sizeBytes), "cuMemAlloc", what);
-  ++s.runtime.stats.allocations;
-  return reinterpret_cast<void *>(ptr);
+  return orExit(cuda().allocate(sizeBytes, isHostShared));
 }
 
-void mgpuMemFree(void *ptr, void *) {
-  if (!ptr)
-    return;
-  Scoped s;
-  s.runtime.check(s.drv().cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)),
-                  "cuMemFree");
-}
+void mgpuMemFree(void *ptr, void *) { orExit(cuda().free(ptr)); }
 
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
-  if (sizeBytes == 0)
-    return;
-  Scoped s;
-  s.runtime.check(s.drv().cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
-                                        reinterpret_cast<CUdeviceptr>(src),
-                                        sizeBytes,
-                                        static_cast<CUstream>(stream)),
-                  "cuMemcpyAsync", std::to_string(sizeBytes) + " bytes");
+  orExit(cuda().copy(dst, src, sizeBytes, stream));
 }
 
 void mgpuMemset32(void *dst, uint32_t value, size_t count, void *stream) {
-  if (count == 0)
-    return;
-  Scoped s;
-  s.runtime.check(s.drv().cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst),
-                                           value, count,
-                                           static_cast<CUstream>(stream)),
-                  "cuMemsetD32Async");
+  orExit(cuda().fill32(dst, value, count, stream));
 }
 
 void mgpuMemset16(void *dst, unsigned short value, size_t count,
                   void *stream) {
-  if (count == 0)
-    return;
-  Scoped s;
-  s.runtime.check(s.drv().cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst),
-                                           value, count,
-                                           static_cast<CUstream>(stream)),
-                  "cuMemsetD16Async");
+  orExit(cuda().fill(dst, value, 2, count, stream));
 }
 
 void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
-  Scoped s;
-  uintptr_t begin = reinterpret_cast<uintptr_t>(ptr);
-  s.runtime.registerRange(begin, begin + sizeBytes);
-  s.runtime.rawRanges[ptr].push_back({begin, begin + sizeBytes});
+  orExit(cuda().hostRegister(ptr, sizeBytes));
 }
 
-void mgpuMemHostUnregister(void *ptr) {
-  Scoped s;
-  auto it = s.runtime.rawRanges.find(ptr);
-  if (it == s.runtime.rawRanges.end() || it->second.empty()) {
-    char message[128];
-    std::snprintf(message, sizeof(message),
-                  "mgpuMemHostUnregister(%p): that pointer was not registered "
-                  "with mgpuMemHostRegister",
-                  ptr);
-    fatal(message);
-  }
-  auto [begin, end] = it->second.back();
-  it->second.pop_back();
-  s.runtime.unregisterRange(begin, end);
-}
+void mgpuMemHostUnregister(void *ptr) { orExit(cuda().hostUnregister(ptr)); }
 
 void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                                int64_t elementSizeBytes) {
-  Scoped s;
-  auto [begin, end] = memrefRange(rank, descriptor, elementSizeBytes);
-  s.runtime.registerRange(begin, end);
+  orExit(cuda().hostRegisterMemRef(rank, descriptor, elementSizeBytes));
 }
 
 void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
                                  int64_t elementSizeBytes) {
-  Scoped s;
-  auto [begin, end] = memrefRange(rank, descriptor, elementSizeBytes);
-  s.runtime.unregisterRange(begin, end);
+  orExit(cuda().hostUnregisterMemRef(rank, descriptor, elementSizeBytes));
 }
 
 void mgpuSetDefaultDevice(int32_t device) {
-  Runtime &runtime = Runtime::get();
-  std::lock_guard<std::mutex> lock(runtime.mutex);
-  runtime.setDevice(device);
+  orExit(cuda().setDefaultDevice(device));
 }
 
 int kilnCudaListDevices() {
-  Runtime &runtime = Runtime::get();
-  std::lock_guard<std::mutex> lock(runtime.mutex);
-  const Driver &drv = runtime.driver();
-  int version = 0;
-  runtime.check(drv.cuDriverGetVersion(&version), "cuDriverGetVersion");
-  int count = runtime.deviceCount();
-  std::printf("CUDA driver %d.%d, %d device%s\n", version / 1000,
-              (version % 1000) / 10, count, count == 1 ? "" : "s");
-  for (int i = 0; i < count; ++i) {
-    CUdevice device;
-    runtime.check(drv.cuDeviceGet(&device, i), "cuDeviceGet");
-    auto attr = [&](int attribute) {
-      int value = 0;
-      runtime.check(drv.cuDeviceGetAttribute(&value, attribute, device),
-                    "cuDeviceGetAttribute");
-      return value;
-    };
-    size_t memory = 0;
-    runtime.check(drv.cuDeviceTotalMem(&memory, device), "cuDeviceTotalMem");
-    std::printf("%d: %s\n", i, runtime.deviceName(i).c_str());
-    std::printf("   chip sm_%d%d, %zu MiB, %d multiprocessors, %d MHz\n",
-                attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
-                attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
-                memory >> 20, attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
-                attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000);
-    std::printf("   memory %d-bit at %d MHz, L2 %d KiB\n",
-                attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH),
-                attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) / 1000,
-                attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE) >> 10);
-    std::printf("   max threads per block %d, max block x %d, max grid x %d, "
-                "shared memory per block %d bytes\n",
-                attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
-                attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X),
-                attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X),
-                attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK));
+  int count = 0;
+  Expected<std::string> text = cuda().listDevices(count);
+  if (!text) {
+    printError(text.error());
+    return 1;
   }
+  std::fputs(text->c_str(), stdout);
   if (count == 0) {
-    std::fprintf(stderr, "kiln-cuda: no CUDA device\n");
+    printError(KILN_ERROR(Driver, "no CUDA device"));
     return 1;
   }
   return 0;
 }
 
 const char *kilnCudaDeviceChip() {
-  Runtime &runtime = Runtime::get();
-  std::lock_guard<std::mutex> lock(runtime.mutex);
-  const Driver &drv = runtime.driver();
-  int index = runtime.currentDevice();
-  CUdevice device;
-  runtime.check(drv.cuDeviceGet(&device, index), "cuDeviceGet");
-  int major = 0, minor = 0;
-  runtime.check(drv.cuDeviceGetAttribute(
-                    &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                    device),
-                "cuDeviceGetAttribute");
-  runtime.check(drv.cuDeviceGetAttribute(
-                    &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                    device),
-                "cuDeviceGetAttribute");
-  static std::string chip;
-  chip = "sm_" + std::to_string(major) + std::to_string(minor);
-  return chip.c_str();
+  Expected<std::string> chip = cuda().deviceTarget();
+  if (!chip) {
+    printError(chip.error());
+    return nullptr;
+  }
+  // Every answer lives until the process ends.
+  static std::mutex mutex;
+  static std::set<std::string> *chips = new std::set<std::string>();
+  std::lock_guard<std::mutex> lock(mutex);
+  return chips->insert(*chip).first->c_str();
 }
 
 int kilnCudaGetDeviceInfo(KilnCudaDeviceInfo *info) {
-  Runtime &runtime = Runtime::get();
-  std::lock_guard<std::mutex> lock(runtime.mutex);
-  const Driver &drv = runtime.driver();
-  *info = KilnCudaDeviceInfo{};
-  info->ordinal = runtime.currentDevice();
-  CUdevice device;
-  runtime.check(drv.cuDeviceGet(&device, info->ordinal), "cuDeviceGet");
-  std::snprintf(info->name, sizeof(info->name), "%s",
-                runtime.deviceName(info->ordinal).c_str());
-  auto attr = [&](int attribute) {
-    int value = 0;
-    runtime.check(drv.cuDeviceGetAttribute(&value, attribute, device),
-                  "cuDeviceGetAttribute");
-    return value;
-  };
-  info->major = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-  info->minor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-  info->multiprocessors = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-  info->clockKHz = attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
-  info->memoryClockKHz = attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
-  info->memoryBusWidth = attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
-  info->l2Bytes = attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
-  size_t memory = 0;
-  runtime.check(drv.cuDeviceTotalMem(&memory, device), "cuDeviceTotalMem");
-  info->totalBytes = memory;
-  runtime.check(drv.cuDriverGetVersion(&info->driverVersion),
-                "cuDriverGetVersion");
+  if (Status error = cuda().deviceInfo(*info)) {
+    printError(error);
+    return 1;
+  }
   return 0;
 }
 
 void kilnCudaSetTimingCallback(KilnTimingCallback callback, void *user) {
-  Runtime &runtime = Runtime::get();
-  std::lock_guard<std::mutex> lock(runtime.mutex);
-  runtime.setTimingCallback(callback, user);
+  orExit(cuda().setTimingCallback(callback, user));
 }
 
 double kilnCudaTimed(void (*work)(void *user, void *stream), void *user) {
-  Scoped s;
-  const Driver &drv = s.runtime.driver();
-  CUstream stream = nullptr;
-  CUevent start = nullptr, stop = nullptr;
-  s.runtime.check(drv.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
-                  "cuStreamCreate");
-  s.runtime.check(drv.cuEventCreate(&start, CU_EVENT_DEFAULT),
-                  "cuEventCreate");
-  s.runtime.check(drv.cuEventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate");
-  s.runtime.check(drv.cuEventRecord(start, stream), "cuEventRecord");
-  work(user, stream);
-  s.runtime.check(drv.cuEventRecord(stop, stream), "cuEventRecord");
-  s.runtime.check(drv.cuEventSynchronize(stop), "cuEventSynchronize");
-  float ms = 0;
-  s.runtime.check(drv.cuEventElapsedTime(&ms, start, stop),
-                  "cuEventElapsedTime");
-  drv.cuEventDestroy(start);
-  drv.cuEventDestroy(stop);
-  drv.cuStreamDestroy(stream);
-  return ms * 1000.0;
+  return orExit(cuda().timed(work, user));
 }
-
-namespace {
-struct DeviceCopy {
-  CUdeviceptr dst, src;
-  size_t size;
-};
-} // namespace
 
 double kilnCudaDeviceCopy(void *dst, const void *src, size_t sizeBytes) {
-  DeviceCopy copy{reinterpret_cast<CUdeviceptr>(dst),
-                  reinterpret_cast<CUdeviceptr>(src), sizeBytes};
-  return kilnCudaTimed(
-      [](void *user, void *stream) {
-        auto *c = static_cast<DeviceCopy *>(user);
-        Runtime &runtime = Runtime::get();
-        runtime.check(runtime.driver().cuMemcpyDtoDAsync(
-                          c->dst, c->src, c->size,
-                          static_cast<CUstream>(stream)),
-                      "cuMemcpyDtoDAsync");
-      },
-      &copy);
+  return orExit(cuda().deviceCopy(dst, src, sizeBytes));
 }
 
-void kilnCudaGetStats(KilnCudaStats *stats) {
-  Runtime &runtime = Runtime::get();
-  std::lock_guard<std::mutex> lock(runtime.mutex);
-  *stats = runtime.stats;
-  stats->registeredRanges = runtime.registrations.size();
-}
+void kilnCudaGetStats(KilnCudaStats *stats) { *stats = cuda().stats(); }
 
 } // extern "C"
 

@@ -29,20 +29,55 @@ using namespace kiln::vkrt;
 using container::ArgKind;
 using container::ScalarType;
 
-void kiln::vkrt::fatal(const std::string &message) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "kiln-vulkan: %s\n", message.c_str());
-  std::fflush(stderr);
-  std::exit(1);
+Status kiln::vkrt::vkStatus(VkResult result, const char *call,
+                            const char *file, int line) {
+  if (result == VK_SUCCESS)
+    return Status::success();
+  rt::ErrorKind kind = rt::ErrorKind::Driver;
+  std::string message = std::string(call) + " failed: " + vk::resultName(result);
+  if (result == VK_ERROR_DEVICE_LOST) {
+    kind = rt::ErrorKind::DeviceLost;
+    message += " (the device was lost; a kernel may have faulted or run too "
+               "long)";
+  } else if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY ||
+             result == VK_ERROR_OUT_OF_HOST_MEMORY) {
+    kind = rt::ErrorKind::OutOfMemory;
+  } else if (result == VK_ERROR_FEATURE_NOT_PRESENT ||
+             result == VK_ERROR_EXTENSION_NOT_PRESENT ||
+             result == VK_ERROR_LAYER_NOT_PRESENT) {
+    kind = rt::ErrorKind::Unsupported;
+  }
+  return rt::makeCallError(kind, std::move(message), call,
+                           vk::resultName(result), result, file, line);
 }
 
-void kiln::vkrt::check(VkResult result, const char *call) {
-  if (result == VK_SUCCESS)
-    return;
-  if (result == VK_ERROR_DEVICE_LOST)
-    fatal(std::string(call) + " failed: VK_ERROR_DEVICE_LOST (the device was "
-                              "lost; a kernel may have faulted or run too long)");
-  fatal(std::string(call) + " failed: " + vk::resultName(result));
+Reservation &Reservation::operator=(Reservation &&other) noexcept {
+  if (this != &other) {
+    reset();
+    base_ = other.base_;
+    bytes_ = other.bytes_;
+    other.base_ = 0;
+    other.bytes_ = 0;
+  }
+  return *this;
+}
+
+bool Reservation::reserve(uint64_t bytes) {
+  reset();
+  void *p = mmap(nullptr, bytes, PROT_NONE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    return false;
+  base_ = reinterpret_cast<uintptr_t>(p);
+  bytes_ = bytes;
+  return true;
+}
+
+void Reservation::reset() {
+  if (bytes_)
+    munmap(reinterpret_cast<void *>(base_), bytes_);
+  base_ = 0;
+  bytes_ = 0;
 }
 
 static bool envFlag(const char *name) {
@@ -59,6 +94,15 @@ static std::string quotedList(const std::vector<std::string> &names) {
   for (const std::string &name : names)
     list += (list.empty() ? "'" : ", '") + name + "'";
   return list;
+}
+
+Status Context::usable() const {
+  if (broken)
+    return broken;
+  if (torndown)
+    return KILN_ERROR(InvalidArgument,
+                      "the Vulkan runtime was used after it shut down");
+  return Status::success();
 }
 
 Context &Context::get() {
@@ -124,13 +168,15 @@ onValidationMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
   return VK_FALSE;
 }
 
-std::string Context::writePrintfSettings() {
+Expected<std::string> Context::writePrintfSettings() {
   if (const char *v = std::getenv("KILN_VULKAN_PRINTF_BUFFER")) {
     char *end = nullptr;
     unsigned long long bytes = std::strtoull(v, &end, 10);
     if (!*v || *end || bytes < 1024 || bytes > (1ull << 31))
-      fatal(std::string("KILN_VULKAN_PRINTF_BUFFER='") + v +
-            "' is not a size in bytes from 1024 to 2147483648");
+      return KILN_ERROR(InvalidArgument,
+                        std::string("KILN_VULKAN_PRINTF_BUFFER='") + v +
+                            "' is not a size in bytes from 1024 to "
+                            "2147483648");
     printfBufferBytes = bytes;
   }
   // The validation layer takes the size of its printf buffer (1024 bytes by
@@ -138,7 +184,7 @@ std::string Context::writePrintfSettings() {
   // own VK_LAYER_SETTINGS_PATH wins.
   if (std::getenv("VK_LAYER_SETTINGS_PATH")) {
     printfBufferBytes = 0; // The user's settings file says.
-    return "";
+    return std::string();
   }
   const char *tmp = std::getenv("TMPDIR");
   std::string dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/kiln-XXXXXX";
@@ -164,21 +210,20 @@ std::string Context::writePrintfSettings() {
                static_cast<unsigned long long>(printfBufferBytes));
   std::fclose(f);
   setenv("VK_LAYER_SETTINGS_PATH", dir.c_str(), 1);
-  return dir;
+  return std::move(dir);
 }
 
-void Context::initInstance() {
+Status Context::initInstance() {
   if (instance)
-    return;
-  if (torndown)
-    fatal("the Vulkan runtime was used after it shut down");
+    return Status::success();
+  KILN_TRY(usable());
   std::string error;
   if (!vk.openLoader(error))
-    fatal(error);
+    return KILN_ERROR(Driver, error);
   validation = envFlag("KILN_VULKAN_VALIDATION");
   envTiming = envFlag("KILN_VULKAN_TIMING");
   if (std::string error; !kiln::rt::readTimeout(timeoutSeconds, error))
-    fatal(error);
+    return KILN_ERROR(InvalidArgument, error);
   if (const char *v = std::getenv("KILN_VULKAN_TIMING"))
     upstreamTiming = std::strcmp(v, "upstream") == 0;
 
@@ -190,7 +235,7 @@ void Context::initInstance() {
   app.pEngineName = "kiln";
   app.apiVersion = std::min<uint32_t>(apiVersion, VK_API_VERSION_1_3);
   if (app.apiVersion < VK_API_VERSION_1_1)
-    fatal("the Vulkan loader supports only Vulkan 1.0; Kiln needs 1.1");
+    return KILN_ERROR(Unsupported, "the Vulkan loader supports only Vulkan 1.0; Kiln needs 1.1");
 
   const char *printfEnv = std::getenv("KILN_VULKAN_PRINTF");
   printfOff = printfEnv && *printfEnv && !envFlag("KILN_VULKAN_PRINTF");
@@ -208,7 +253,7 @@ void Context::initInstance() {
       return std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0;
     });
     if (!found)
-      fatal(std::string(validation ? "validation was requested"
+      return KILN_ERROR(Unsupported, std::string(validation ? "validation was requested"
                                    : "a kernel prints (gpu.printf), which on "
                                      "Vulkan runs through the validation "
                                      "layer's debug printf,") +
@@ -242,7 +287,7 @@ void Context::initInstance() {
   std::string settingsDir;
   if (printfOn) {
     info.pNext = &features;
-    settingsDir = writePrintfSettings();
+    KILN_ASSIGN_OR_RETURN(settingsDir, writePrintfSettings());
   }
   info.pApplicationInfo = &app;
   info.enabledLayerCount = layers.size();
@@ -256,26 +301,45 @@ void Context::initInstance() {
     rmdir(settingsDir.c_str());
   }
   if (result == VK_ERROR_INCOMPATIBLE_DRIVER)
-    fatal("vkCreateInstance failed: VK_ERROR_INCOMPATIBLE_DRIVER (no Vulkan "
-          "driver is installed; on Debian, mesa-vulkan-drivers provides the "
-          "lavapipe CPU driver)");
-  check(result, "vkCreateInstance");
+    return rt::makeCallError(
+        rt::ErrorKind::Driver,
+        "vkCreateInstance failed: VK_ERROR_INCOMPATIBLE_DRIVER (no Vulkan "
+        "driver is installed; on Debian, mesa-vulkan-drivers provides the "
+        "lavapipe CPU driver)",
+        "vkCreateInstance", "VK_ERROR_INCOMPATIBLE_DRIVER", result, __FILE__,
+        __LINE__);
+  KILN_VK(result, "vkCreateInstance");
   ++stats.instances;
   // Exit handlers run in reverse order of registration, and the driver and
   // the layers the loader has just opened registered their static
   // destructors: teardown must come before those (the validation layer's
   // debug printf crashes lavapipe's vkDestroyDevice otherwise).
-  std::atexit([] { Context::get().teardown(); });
+  static bool exitHandler = false;
+  if (!exitHandler)
+    std::atexit([] { Context::get().teardown(); });
+  exitHandler = true;
+  // What fails from here leaves no instance behind: a later call starts
+  // over.
+  ScopeExit dropInstance([&] {
+    if (messenger && vk.vkDestroyDebugUtilsMessengerEXT)
+      vk.vkDestroyDebugUtilsMessengerEXT(instance, messenger, nullptr);
+    messenger = VK_NULL_HANDLE;
+    if (vk.vkDestroyInstance)
+      vk.vkDestroyInstance(instance, nullptr);
+    instance = VK_NULL_HANDLE;
+  });
   if (!vk.loadInstance(instance, error))
-    fatal(error);
+    return KILN_ERROR(Driver, error);
   if (validation || printfOn)
-    createMessenger();
+    KILN_TRY(createMessenger());
+  dropInstance.dismiss();
+  return Status::success();
 }
 
-void Context::createMessenger() {
+Status Context::createMessenger() {
   if (!vk.vkCreateDebugUtilsMessengerEXT)
-    fatal("the validation layer was loaded but VK_EXT_debug_utils is "
-          "unavailable");
+    return KILN_ERROR(Unsupported, "the validation layer was loaded but "
+                                   "VK_EXT_debug_utils is unavailable");
   VkDebugUtilsMessengerCreateInfoEXT info{
       VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
   info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
@@ -287,29 +351,29 @@ void Context::createMessenger() {
                      VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
   info.pfnUserCallback = onValidationMessage;
   info.pUserData = this;
-  check(vk.vkCreateDebugUtilsMessengerEXT(instance, &info, nullptr,
-                                          &messenger),
-        "vkCreateDebugUtilsMessengerEXT");
+  KILN_VK(vk.vkCreateDebugUtilsMessengerEXT(instance, &info, nullptr,
+                                            &messenger),
+          "vkCreateDebugUtilsMessengerEXT");
+  return Status::success();
 }
 
-void Context::checkValidation() {
+Status Context::checkValidation() {
   if (unsigned n = validationMessages.exchange(0)) {
     // Reported here, not again at exit.
-    fatal("the Khronos validation layer reported " + std::to_string(n) +
-          " message(s)");
+    return KILN_ERROR(Validation, "the Khronos validation layer reported " +
+                                      std::to_string(n) + " message(s)");
   }
+  return Status::success();
 }
 
-std::vector<VkPhysicalDevice> Context::physicalDevices() {
-  initInstance();
+Expected<std::vector<VkPhysicalDevice>> Context::physicalDevices() {
+  KILN_TRY(initInstance());
   uint32_t n = 0;
-  check(vk.vkEnumeratePhysicalDevices(instance, &n, nullptr),
-        "vkEnumeratePhysicalDevices");
+  KILN_VK(vk.vkEnumeratePhysicalDevices(instance, &n, nullptr), "vkEnumeratePhysicalDevices");
   std::vector<VkPhysicalDevice> devices(n);
-  check(vk.vkEnumeratePhysicalDevices(instance, &n, devices.data()),
-        "vkEnumeratePhysicalDevices");
+  KILN_VK(vk.vkEnumeratePhysicalDevices(instance, &n, devices.data()), "vkEnumeratePhysicalDevices");
   devices.resize(n);
-  return devices;
+  return std::move(devices);
 }
 
 void Context::setDefaultDevice(int index) {
@@ -321,10 +385,11 @@ void Context::setDefaultDevice(int index) {
   requestedDevice = index;
 }
 
-VkPhysicalDevice Context::choosePhysicalDevice() {
-  std::vector<VkPhysicalDevice> devices = physicalDevices();
+Expected<VkPhysicalDevice> Context::choosePhysicalDevice() {
+  KILN_ASSIGN_OR_RETURN(std::vector<VkPhysicalDevice> devices,
+                        physicalDevices());
   if (devices.empty())
-    fatal("no Vulkan device found (vkEnumeratePhysicalDevices returned none)");
+    return KILN_ERROR(Driver, "no Vulkan device found (vkEnumeratePhysicalDevices returned none)");
   std::vector<VkPhysicalDeviceProperties> properties(devices.size());
   std::vector<std::string> names;
   for (size_t i = 0; i < devices.size(); ++i) {
@@ -341,10 +406,10 @@ VkPhysicalDevice Context::choosePhysicalDevice() {
     case rt::DeviceMatch::Found:
       return devices[index];
     case rt::DeviceMatch::IndexOutOfRange:
-      fatal("device index " + choice + " is out of range; the devices are:" +
+      return KILN_ERROR(InvalidArgument, "device index " + choice + " is out of range; the devices are:" +
             rt::listDevices(names));
     case rt::DeviceMatch::NoSuchName:
-      fatal("no Vulkan device named '" + choice + "'; the devices are:" +
+      return KILN_ERROR(InvalidArgument, "no Vulkan device named '" + choice + "'; the devices are:" +
             rt::listDevices(names));
     }
   }
@@ -360,15 +425,16 @@ VkPhysicalDevice Context::choosePhysicalDevice() {
   return devices.front();
 }
 
-void Context::initDevice() {
+Status Context::initDevice() {
   if (device)
-    return;
-  initInstance();
-  physical = choosePhysicalDevice();
+    return Status::success();
+  KILN_TRY(usable());
+  KILN_TRY(initInstance());
+  KILN_ASSIGN_OR_RETURN(physical, choosePhysicalDevice());
   vk.vkGetPhysicalDeviceProperties(physical, &properties);
   vk.vkGetPhysicalDeviceMemoryProperties(physical, &memoryProperties);
   if (properties.apiVersion < VK_API_VERSION_1_1)
-    fatal(std::string("device '") + properties.deviceName +
+    return KILN_ERROR(Unsupported, std::string("device '") + properties.deviceName +
           "' supports only Vulkan 1.0; Kiln needs 1.1");
 
   uint32_t n = 0;
@@ -382,7 +448,7 @@ void Context::initDevice() {
       found = true;
     }
   if (!found)
-    fatal(std::string("device '") + properties.deviceName +
+    return KILN_ERROR(Unsupported, std::string("device '") + properties.deviceName +
           "' has no compute queue");
   timestamps = families[queueFamily].timestampValidBits > 0 &&
                properties.limits.timestampPeriod > 0;
@@ -468,7 +534,7 @@ void Context::initDevice() {
   if (const char *hide = std::getenv("KILN_VULKAN_HIDE_FEATURES")) {
     std::string error;
     if (!hideFeatures(hide, capabilities, error))
-      fatal(error);
+      return KILN_ERROR(InvalidArgument, error);
     bool all = !capabilities.knownOnlyCore;
     storeFeatures(capabilities, features.features, all ? &features11 : nullptr,
                   all ? &features12 : nullptr, all ? &features13 : nullptr);
@@ -483,7 +549,7 @@ void Context::initDevice() {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT};
   if (robust) {
     if (!features.features.robustBufferAccess)
-      fatal(std::string("robust buffer access was asked for "
+      return KILN_ERROR(Unsupported, std::string("robust buffer access was asked for "
                         "(KILN_VULKAN_ROBUST), but device '") +
             properties.deviceName + "' does not offer robustBufferAccess");
     stats.robustBufferAccess = 1;
@@ -525,66 +591,67 @@ void Context::initDevice() {
   info.pQueueCreateInfos = &queueInfo;
   info.enabledExtensionCount = extensions.size();
   info.ppEnabledExtensionNames = extensions.data();
-  check(vk.vkCreateDevice(physical, &info, nullptr, &device), "vkCreateDevice");
+  KILN_VK(vk.vkCreateDevice(physical, &info, nullptr, &device),
+          "vkCreateDevice");
   ++stats.devices;
+  // What fails from here leaves no device behind: a later call starts over.
+  ScopeExit dropDevice([&] { destroyDevice(); });
   vk.vkGetDeviceQueue(device, queueFamily, 0, &queue);
 
   VkPipelineCacheCreateInfo cacheInfo{
       VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-  check(vk.vkCreatePipelineCache(device, &cacheInfo, nullptr, &pipelineCache),
-        "vkCreatePipelineCache");
+  pipelineCache = {device, vk.vkDestroyPipelineCache};
+  KILN_VK(vk.vkCreatePipelineCache(device, &cacheInfo, nullptr,
+                                   pipelineCache.out()),
+          "vkCreatePipelineCache");
   VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   poolInfo.queueFamilyIndex = queueFamily;
-  check(vk.vkCreateCommandPool(device, &poolInfo, nullptr, &commandPool),
-        "vkCreateCommandPool");
+  commandPool = {device, vk.vkDestroyCommandPool};
+  KILN_VK(vk.vkCreateCommandPool(device, &poolInfo, nullptr,
+                                 commandPool.out()),
+          "vkCreateCommandPool");
   ++stats.commandPools;
   // Bound for memrefs with no elements (a descriptor needs a real buffer).
   bool visible;
-  createBuffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0, emptyBuffer,
-               emptyMemory, visible, "the runtime's empty buffer");
+  KILN_TRY(createBuffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0, emptyBuffer,
+                        emptyMemory, visible, "the runtime's empty buffer"));
+  dropDevice.dismiss();
+  return Status::success();
+}
+
+void Context::destroyDevice() {
+  // Every object is owned (Owned<>); destroying the owners releases them,
+  // in this order, before the device.
+  freeSubmissions.clear();
+  submissions.clear();
+  modules.clear();
+  allocations.clear();
+  emptyBuffer.reset();
+  emptyMemory.reset();
+  commandPool.reset();
+  pipelineCache.reset();
+  vk.vkDestroyDevice(device, nullptr);
+  device = VK_NULL_HANDLE;
 }
 
 void Context::teardown() {
   if (torndown)
     return;
+  torndown = true;
+  // After a timeout the device still runs the work: waiting would hang,
+  // and destroying what it uses is invalid. The process is ending anyway.
+  if (stuck)
+    return;
   if (device) {
     vk.vkDeviceWaitIdle(device);
-    for (auto &s : submissions) {
-      for (HostSegment &segment : s->segments)
-        releaseSegment(segment, false);
-      vk.vkDestroyFence(device, s->fence, nullptr);
-      if (s->pool)
-        vk.vkDestroyDescriptorPool(device, s->pool, nullptr);
-      if (s->queries)
-        vk.vkDestroyQueryPool(device, s->queries, nullptr);
-    }
-    for (auto &m : modules) {
-      for (auto &[name, k] : m->kernels) {
-        vk.vkDestroyPipeline(device, k->pipeline, nullptr);
-        vk.vkDestroyPipelineLayout(device, k->layout, nullptr);
-        for (VkDescriptorSetLayout l : k->setLayouts)
-          vk.vkDestroyDescriptorSetLayout(device, l, nullptr);
-      }
-      vk.vkDestroyShaderModule(device, m->shader, nullptr);
-    }
-    for (auto &[base, a] : allocations) {
-      vk.vkDestroyBuffer(device, a.buffer, nullptr);
-      vk.vkFreeMemory(device, a.memory, nullptr);
-      if (a.reserved)
-        munmap(reinterpret_cast<void *>(a.base), a.reserved);
-    }
-    vk.vkDestroyBuffer(device, emptyBuffer, nullptr);
-    vk.vkFreeMemory(device, emptyMemory, nullptr);
-    vk.vkDestroyCommandPool(device, commandPool, nullptr);
-    vk.vkDestroyPipelineCache(device, pipelineCache, nullptr);
-    vk.vkDestroyDevice(device, nullptr);
+    destroyDevice();
   }
   if (messenger)
     vk.vkDestroyDebugUtilsMessengerEXT(instance, messenger, nullptr);
   if (instance)
     vk.vkDestroyInstance(instance, nullptr);
-  torndown = true;
+  instance = VK_NULL_HANDLE;
   if (unsigned n = validationMessages.load()) {
     // Messages reported at shutdown (a leak, say) still fail the run.
     std::fflush(stdout);
@@ -624,19 +691,24 @@ static std::string describeBytes(uint64_t bytes) {
   return text;
 }
 
-void Context::outOfMemory(const std::string &purpose, uint64_t bytes,
-                          const char *call, VkResult result) {
-  fatal("cannot allocate " + describeBytes(bytes) + " for " + purpose +
-        " on device '" + properties.deviceName + "', which has " +
-        describeBytes(deviceLocalBytes(memoryProperties)) +
-        " of device-local memory: " + call +
-        " failed: " + vk::resultName(result));
+Status Context::outOfMemory(const std::string &purpose, uint64_t bytes,
+                            const char *call, VkResult result,
+                            const char *file, int line) {
+  return rt::makeCallError(
+      rt::ErrorKind::OutOfMemory,
+      "cannot allocate " + describeBytes(bytes) + " for " + purpose +
+          " on device '" + properties.deviceName + "', which has " +
+          describeBytes(deviceLocalBytes(memoryProperties)) +
+          " of device-local memory: " + call +
+          " failed: " + vk::resultName(result),
+      call, vk::resultName(result), result, file, line);
 }
 
-void Context::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
-                           VkMemoryPropertyFlags want, VkBuffer &buffer,
-                           VkDeviceMemory &memory, bool &hostVisible,
-                           const std::string &purpose) {
+Status Context::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
+                             VkMemoryPropertyFlags want,
+                             Owned<VkBuffer> &buffer,
+                             Owned<VkDeviceMemory> &memory, bool &hostVisible,
+                             const std::string &purpose) {
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.size = std::max<VkDeviceSize>(size, 16);
   info.usage = usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
@@ -644,13 +716,17 @@ void Context::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
   if (deviceAddresses)
     info.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  if (VkResult r = vk.vkCreateBuffer(device, &info, nullptr, &buffer);
+  // Both are released if anything below fails.
+  Owned<VkBuffer> newBuffer(device, vk.vkDestroyBuffer);
+  Owned<VkDeviceMemory> newMemory(device, vk.vkFreeMemory);
+  if (VkResult r = vk.vkCreateBuffer(device, &info, nullptr, newBuffer.out());
       r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY)
-    outOfMemory(purpose, info.size, "vkCreateBuffer", r);
+    return outOfMemory(purpose, info.size, "vkCreateBuffer", r, __FILE__,
+                       __LINE__);
   else
-    check(r, "vkCreateBuffer");
+    KILN_VK(r, "vkCreateBuffer");
   VkMemoryRequirements req;
-  vk.vkGetBufferMemoryRequirements(device, buffer, &req);
+  vk.vkGetBufferMemoryRequirements(device, newBuffer.get(), &req);
   uint32_t type = findMemoryType(req.memoryTypeBits, want);
   if (type == UINT32_MAX)
     type = findMemoryType(req.memoryTypeBits, 0);
@@ -662,20 +738,26 @@ void Context::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
   allocFlags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
   if (deviceAddresses)
     alloc.pNext = &allocFlags;
-  VkResult result = vk.vkAllocateMemory(device, &alloc, nullptr, &memory);
-  if (result != VK_SUCCESS) {
-    vk.vkDestroyBuffer(device, buffer, nullptr);
-    outOfMemory(purpose, req.size, "vkAllocateMemory", result);
-  }
-  check(vk.vkBindBufferMemory(device, buffer, memory, 0), "vkBindBufferMemory");
+  VkResult result =
+      vk.vkAllocateMemory(device, &alloc, nullptr, newMemory.out());
+  if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY ||
+      result == VK_ERROR_OUT_OF_HOST_MEMORY)
+    return outOfMemory(purpose, req.size, "vkAllocateMemory", result,
+                       __FILE__, __LINE__);
+  KILN_VK(result, "vkAllocateMemory");
+  KILN_VK(vk.vkBindBufferMemory(device, newBuffer.get(), newMemory.get(), 0),
+          "vkBindBufferMemory");
   VkMemoryPropertyFlags flags =
       memoryProperties.memoryTypes[type].propertyFlags;
   hostVisible = (flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
                 (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  buffer = std::move(newBuffer);
+  memory = std::move(newMemory);
+  return Status::success();
 }
 
-void *Context::allocate(uint64_t size, bool hostShared) {
-  initDevice();
+Expected<void *> Context::allocate(uint64_t size, bool hostShared) {
+  KILN_TRY(initDevice());
   Allocation a;
   a.size = size;
   bool visible = false;
@@ -683,31 +765,43 @@ void *Context::allocate(uint64_t size, bool hostShared) {
       hostShared ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                        VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
                  : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-  createBuffer(alignUp(std::max<uint64_t>(size, 1), 16),
-               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, want, a.buffer, a.memory,
-               visible,
-               hostShared ? "a host-shared mgpuMemAlloc (gpu.alloc)"
-                          : "an mgpuMemAlloc (gpu.alloc)");
+  // Sizes near 2^64 would wrap in the rounding below.
+  if (size > (UINT64_C(1) << 62))
+    return KILN_ERROR(OutOfMemory,
+                      "cannot allocate " + describeBytes(size) + " for " +
+                          (hostShared ? "a host-shared mgpuMemAlloc"
+                                      : "an mgpuMemAlloc") +
+                          " (gpu.alloc) on device '" + properties.deviceName +
+                          "': larger than any device's memory");
+  KILN_TRY(createBuffer(alignUp(std::max<uint64_t>(size, 1), 16),
+                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, want, a.buffer,
+                        a.memory, visible,
+                        hostShared ? "a host-shared mgpuMemAlloc (gpu.alloc)"
+                                   : "an mgpuMemAlloc (gpu.alloc)"));
   if (visible)
-    check(vk.vkMapMemory(device, a.memory, 0, VK_WHOLE_SIZE, 0, &a.mapped),
-          "vkMapMemory");
+    KILN_VK(vk.vkMapMemory(device, a.memory.get(), 0, VK_WHOLE_SIZE, 0,
+                           &a.mapped),
+            "vkMapMemory");
   if (hostShared) {
     if (!a.mapped)
-      fatal("no host-visible memory for a host-shared gpu.alloc");
+      return KILN_ERROR(Unsupported,
+                        "no host-visible memory for a host-shared gpu.alloc");
     a.base = reinterpret_cast<uintptr_t>(a.mapped);
   } else {
     // A unique address range nobody can touch: the host sees a pointer it may
     // do arithmetic on and pass back, never dereference.
-    a.reserved = alignUp(std::max<uint64_t>(size, 1), sysconf(_SC_PAGESIZE));
-    void *p = mmap(nullptr, a.reserved, PROT_NONE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED)
-      fatal("cannot reserve " + std::to_string(a.reserved) +
-            " bytes of address space for a device allocation");
-    a.base = reinterpret_cast<uintptr_t>(p);
+    uint64_t bytes =
+        alignUp(std::max<uint64_t>(size, 1), sysconf(_SC_PAGESIZE));
+    if (!a.reserved.reserve(bytes))
+      return KILN_ERROR(OutOfMemory,
+                        "cannot reserve " + std::to_string(bytes) +
+                            " bytes of address space for a device "
+                            "allocation");
+    a.base = a.reserved.base();
   }
-  allocations[a.base] = a;
-  return reinterpret_cast<void *>(a.base);
+  uintptr_t base = a.base;
+  allocations.emplace(base, std::move(a));
+  return reinterpret_cast<void *>(base);
 }
 
 const Allocation *Context::findAllocation(uintptr_t lo, uintptr_t hi) const {
@@ -721,25 +815,27 @@ const Allocation *Context::findAllocation(uintptr_t lo, uintptr_t hi) const {
   return nullptr;
 }
 
-void Context::free(void *ptr) {
+Status Context::free(void *ptr) {
   if (!ptr || torndown)
-    return;
+    return Status::success();
+  if (allocations.find(reinterpret_cast<uintptr_t>(ptr)) == allocations.end())
+    return KILN_ERROR(InvalidArgument,
+                      "gpu.dealloc of a pointer that gpu.alloc did not return");
+  KILN_TRY(drainAll());
+  // Looked up again: the wait released the lock.
   auto it = allocations.find(reinterpret_cast<uintptr_t>(ptr));
   if (it == allocations.end())
-    fatal("gpu.dealloc of a pointer that gpu.alloc did not return");
-  drainAll();
-  Allocation &a = it->second;
-  vk.vkDestroyBuffer(device, a.buffer, nullptr);
-  vk.vkFreeMemory(device, a.memory, nullptr);
-  if (a.reserved)
-    munmap(reinterpret_cast<void *>(a.base), a.reserved);
-  allocations.erase(it);
+    return KILN_ERROR(InvalidArgument, "gpu.dealloc of a pointer that another "
+                                       "thread freed meanwhile");
+  allocations.erase(it); // Its owners release the buffer, memory and range.
+  return Status::success();
 }
 
-void Context::beginRecording(VkCommandBuffer cmd) {
+Status Context::beginRecording(VkCommandBuffer cmd) {
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  check(vk.vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
+  KILN_VK(vk.vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
+  return Status::success();
 }
 
 void Context::memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStages,
@@ -753,12 +849,14 @@ void Context::memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStages,
                           nullptr, 0, nullptr);
 }
 
-template <typename F> double Context::runNow(F body, bool timed) {
+template <typename F>
+Expected<double> Context::runNow(F body, bool timed) {
   timed = timed && timestamps;
-  Submission *s = acquireSubmission(0);
+  KILN_ASSIGN_OR_RETURN(Submission * s, acquireSubmission(0));
+  ScopeExit unused([&] { giveBack(s); });
   if (timed)
-    createQueries(s);
-  beginRecording(s->cmd);
+    KILN_TRY(createQueries(s));
+  KILN_TRY(beginRecording(s->cmd));
   memoryBarrier(s->cmd,
                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
                     VK_PIPELINE_STAGE_TRANSFER_BIT,
@@ -773,53 +871,57 @@ template <typename F> double Context::runNow(F body, bool timed) {
   memoryBarrier(s->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
                 VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                 VK_ACCESS_HOST_READ_BIT);
-  check(vk.vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer");
+  KILN_VK(vk.vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer");
   std::vector<Submission *> one{s};
-  submit(s, nullptr);
-  waitAndComplete(one);
+  KILN_TRY(submit(s, nullptr));
+  unused.dismiss();
+  KILN_TRY(waitAndComplete(one));
   // The submission is back in the free list but not reused before this
   // (the runtime's lock is held), so its queries are still readable.
-  return timed ? gpuMicroseconds(s) : -1;
+  return timed ? gpuMicroseconds(s) : -1.0;
 }
 
-void Context::setTimingCallback(KilnTimingCallback callback, void *user) {
-  drainAll();
+Status Context::setTimingCallback(KilnTimingCallback callback, void *user) {
+  KILN_TRY(drainAll());
   timingCallback = callback;
   timingUser = user;
   if (device)
     timing = (envTiming || timingCallback) && timestamps;
+  return Status::success();
 }
 
-double Context::deviceCopy(void *dst, const void *src, size_t size) {
-  initDevice();
+Expected<double> Context::deviceCopy(void *dst, const void *src, size_t size) {
+  KILN_TRY(initDevice());
   auto d = reinterpret_cast<uintptr_t>(dst);
   auto s = reinterpret_cast<uintptr_t>(src);
   const Allocation *da = findAllocation(d, d + size);
   const Allocation *sa = findAllocation(s, s + size);
   if (!da || !sa || size == 0)
-    fatal("kilnVulkanDeviceCopy: both sides must be non-empty ranges of "
-          "device allocations (mgpuMemAlloc)");
-  drainAll();
+    return KILN_ERROR(InvalidArgument,
+                      "kilnVulkanDeviceCopy: both sides must be non-empty "
+                      "ranges of device allocations (mgpuMemAlloc)");
+  KILN_TRY(drainAll());
   return runNow(
       [&](VkCommandBuffer cmd) {
         VkBufferCopy region{s - sa->base, d - da->base, size};
-        vk.vkCmdCopyBuffer(cmd, sa->buffer, da->buffer, 1, &region);
+        vk.vkCmdCopyBuffer(cmd, sa->buffer.get(), da->buffer.get(), 1,
+                           &region);
       },
       /*timed=*/true);
 }
 
-void Context::copy(void *dst, const void *src, size_t size) {
-  initDevice();
+Status Context::copy(void *dst, const void *src, size_t size) {
+  KILN_TRY(initDevice());
   if (size == 0)
-    return;
+    return Status::success();
   auto d = reinterpret_cast<uintptr_t>(dst);
   auto s = reinterpret_cast<uintptr_t>(src);
   const Allocation *da = findAllocation(d, d + size);
   const Allocation *sa = findAllocation(s, s + size);
-  drainAll();
+  KILN_TRY(drainAll());
   if (!da && !sa) {
     std::memmove(dst, src, size);
-    return;
+    return Status::success();
   }
   // Host-visible device memory: copy on the host.
   if ((!da || da->mapped) && (!sa || sa->mapped)) {
@@ -827,54 +929,57 @@ void Context::copy(void *dst, const void *src, size_t size) {
     const void *from =
         sa ? static_cast<char *>(sa->mapped) + (s - sa->base) : src;
     std::memmove(to, from, size);
-    return;
+    return Status::success();
   }
   if (da && sa) {
-    runNow([&](VkCommandBuffer cmd) {
-      VkBufferCopy region{s - sa->base, d - da->base, size};
-      vk.vkCmdCopyBuffer(cmd, sa->buffer, da->buffer, 1, &region);
-    });
-    return;
+    return runNow([&](VkCommandBuffer cmd) {
+             VkBufferCopy region{s - sa->base, d - da->base, size};
+             vk.vkCmdCopyBuffer(cmd, sa->buffer.get(), da->buffer.get(), 1,
+                                &region);
+           })
+        .takeError();
   }
-  // One side is host memory: go through a host-visible staging buffer.
-  VkBuffer staging;
-  VkDeviceMemory memory;
+  // One side is host memory: go through a host-visible staging buffer,
+  // released on every path.
+  Owned<VkBuffer> staging;
+  Owned<VkDeviceMemory> memory;
   bool visible;
-  createBuffer(size, 0,
-               VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-               staging, memory, visible,
-               "the staging buffer of an mgpuMemcpy (gpu.memcpy)");
+  KILN_TRY(createBuffer(size, 0,
+                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                            VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                        staging, memory, visible,
+                        "the staging buffer of an mgpuMemcpy (gpu.memcpy)"));
   void *mapped;
-  check(vk.vkMapMemory(device, memory, 0, VK_WHOLE_SIZE, 0, &mapped),
-        "vkMapMemory");
+  KILN_VK(vk.vkMapMemory(device, memory.get(), 0, VK_WHOLE_SIZE, 0, &mapped),
+          "vkMapMemory");
   ++stats.stagedCopies;
   if (da) {
     std::memcpy(mapped, src, size);
-    runNow([&](VkCommandBuffer cmd) {
-      VkBufferCopy region{0, d - da->base, size};
-      vk.vkCmdCopyBuffer(cmd, staging, da->buffer, 1, &region);
-    });
-  } else {
-    runNow([&](VkCommandBuffer cmd) {
-      VkBufferCopy region{s - sa->base, 0, size};
-      vk.vkCmdCopyBuffer(cmd, sa->buffer, staging, 1, &region);
-    });
-    std::memcpy(dst, mapped, size);
+    return runNow([&](VkCommandBuffer cmd) {
+             VkBufferCopy region{0, d - da->base, size};
+             vk.vkCmdCopyBuffer(cmd, staging.get(), da->buffer.get(), 1,
+                                &region);
+           })
+        .takeError();
   }
-  vk.vkDestroyBuffer(device, staging, nullptr);
-  vk.vkFreeMemory(device, memory, nullptr);
+  KILN_TRY(runNow([&](VkCommandBuffer cmd) {
+             VkBufferCopy region{s - sa->base, 0, size};
+             vk.vkCmdCopyBuffer(cmd, sa->buffer.get(), staging.get(), 1,
+                                &region);
+           }).takeError());
+  std::memcpy(dst, mapped, size);
+  return Status::success();
 }
 
-void Context::fill(void *dst, uint32_t pattern, unsigned patternBytes,
-                   size_t count) {
-  initDevice();
+Status Context::fill(void *dst, uint32_t pattern, unsigned patternBytes,
+                     size_t count) {
+  KILN_TRY(initDevice());
   size_t size = count * patternBytes;
   if (size == 0)
-    return;
+    return Status::success();
   auto d = reinterpret_cast<uintptr_t>(dst);
   const Allocation *da = findAllocation(d, d + size);
-  drainAll();
+  KILN_TRY(drainAll());
   auto fillHost = [&](void *to) {
     for (size_t i = 0; i < count; ++i)
       std::memcpy(static_cast<char *>(to) + i * patternBytes, &pattern,
@@ -882,24 +987,24 @@ void Context::fill(void *dst, uint32_t pattern, unsigned patternBytes,
   };
   if (!da) {
     fillHost(dst);
-    return;
+    return Status::success();
   }
   if (da->mapped) {
     fillHost(static_cast<char *>(da->mapped) + (d - da->base));
-    return;
+    return Status::success();
   }
   uint64_t offset = d - da->base;
   if (patternBytes == 2)
     pattern = (pattern & 0xFFFF) | (pattern << 16);
   if (offset % 4 == 0 && size % 4 == 0) {
-    runNow([&](VkCommandBuffer cmd) {
-      vk.vkCmdFillBuffer(cmd, da->buffer, offset, size, pattern);
-    });
-    return;
+    return runNow([&](VkCommandBuffer cmd) {
+             vk.vkCmdFillBuffer(cmd, da->buffer.get(), offset, size, pattern);
+           })
+        .takeError();
   }
   std::vector<uint8_t> host(size);
   fillHost(host.data());
-  copy(dst, host.data(), size);
+  return copy(dst, host.data(), size);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1008,7 +1113,7 @@ bool kiln::vkrt::inspectModule(const void *data, size_t size, Module &module,
   return true;
 }
 
-Module *Context::loadModule(const void *data, size_t size) {
+Expected<Module *> Context::loadModule(const void *data, size_t size) {
   // The JIT and AOT hosts load each embedded binary once, but a host that
   // loads per launch must not pay for it: reuse a module with the same bytes.
   for (auto &m : modules)
@@ -1020,7 +1125,7 @@ Module *Context::loadModule(const void *data, size_t size) {
   auto module = std::make_unique<Module>();
   module->source = data;
   if (std::string error; !inspectModule(data, size, *module, error))
-    fatal("cannot load GPU module: " + error);
+    return KILN_ERROR(InvalidArgument, "cannot load GPU module: " + error);
   // A module that prints turns debug printf on if it is loaded before the
   // instance exists. The JIT and AOT hosts load every module before main
   // runs, so the device (and the instance) waits for the first kernel
@@ -1028,25 +1133,25 @@ Module *Context::loadModule(const void *data, size_t size) {
   if (module->debugPrintf && !instance)
     printfRequested = true;
   module->references = 1;
-  modules.push_back(std::move(module));
-  Module *loaded = modules.back().get();
+  // A module the device refuses is not kept.
   if (device)
-    createShader(loaded);
-  return loaded;
+    KILN_TRY(createShader(module.get()));
+  modules.push_back(std::move(module));
+  return modules.back().get();
 }
 
-void Context::validateForDevice(const Module &module,
-                                const std::string &kernels) {
+Status Context::validateForDevice(const Module &module,
+                                  const std::string &kernels) {
   if (!validateSPIRV || !haveSPIRVValidator())
-    return;
+    return Status::success();
   // FNV-1a over the words: a program that loads the same SPIR-V again (or
   // from another address) pays once.
   const std::vector<uint32_t> &words = module.info.spirv;
   uint64_t hash = 1469598103934665603ull;
   for (uint32_t w : words)
     hash = (hash ^ w) * 1099511628211ull;
-  if (!validatedSPIRV.insert({hash, words.size()}).second)
-    return;
+  if (validatedSPIRV.count({hash, words.size()}))
+    return Status::success();
   auto start = std::chrono::steady_clock::now();
   std::string envName, error;
   bool valid = kiln::vkrt::validateSPIRV(words, properties.apiVersion,
@@ -1057,9 +1162,16 @@ void Context::validateForDevice(const Module &module,
           .count();
   ++stats.spirvValidations;
   if (!valid)
-    fatal("cannot load GPU module with " + kernels +
-          ": its SPIR-V fails validation (spirv-val --target-env " + envName +
-          ", for device '" + properties.deviceName + "'): " + error);
+    return KILN_ERROR(InvalidArgument,
+                      "cannot load GPU module with " + kernels +
+                          ": its SPIR-V fails validation (spirv-val "
+                          "--target-env " +
+                          envName + ", for device '" + properties.deviceName +
+                          "'): " + error);
+  // Only valid SPIR-V is remembered: invalid SPIR-V loaded again is
+  // refused again.
+  validatedSPIRV.insert({hash, words.size()});
+  return Status::success();
 }
 
 /// "kernel 'a'" or "kernels 'a', 'b'": a module named by its entry points.
@@ -1068,17 +1180,17 @@ static std::string describeKernels(const Module &module) {
          quotedList(module.entryPoints);
 }
 
-void Context::createShader(Module *module) {
-  initDevice();
+Status Context::createShader(Module *module) {
+  KILN_TRY(initDevice());
   std::string kernels = describeKernels(*module);
   if (module->debugPrintf) {
     if (!nonSemanticInfo)
-      fatal("cannot load GPU module with " + kernels +
+      return KILN_ERROR(Unsupported, "cannot load GPU module with " + kernels +
             ": it prints (NonSemantic.DebugPrintf), and device '" +
             properties.deviceName +
             "' has neither Vulkan 1.3 nor VK_KHR_shader_non_semantic_info");
     if (!printfOn && !printfOff)
-      fatal("cannot load GPU module with " + kernels +
+      return KILN_ERROR(Unsupported, "cannot load GPU module with " + kernels +
             ": it prints (gpu.printf), but the Vulkan instance was created "
             "before it was loaded, without debug printf; set "
             "KILN_VULKAN_PRINTF=1 to have it from the start (or "
@@ -1086,18 +1198,21 @@ void Context::createShader(Module *module) {
   }
   std::string missing = missingCapability(module->info.spirv, capabilities);
   if (!missing.empty())
-    fatal("cannot load GPU module with " + kernels + ": it needs " + missing + ", which device '" +
+    return KILN_ERROR(Unsupported, "cannot load GPU module with " + kernels + ": it needs " + missing + ", which device '" +
           properties.deviceName +
           "' does not offer; compile it for this device "
           "(kiln-compile --target-env=device) or a target env without it");
-  validateForDevice(*module, kernels);
+  KILN_TRY(validateForDevice(*module, kernels));
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = module->info.spirv.size() * 4;
   info.pCode = module->info.spirv.data();
-  check(vk.vkCreateShaderModule(device, &info, nullptr, &module->shader),
-        "vkCreateShaderModule");
-  checkValidation();
+  Owned<VkShaderModule> shader(device, vk.vkDestroyShaderModule);
+  KILN_VK(vk.vkCreateShaderModule(device, &info, nullptr, shader.out()),
+          "vkCreateShaderModule");
+  KILN_TRY(checkValidation());
+  module->shader = std::move(shader);
   ++stats.shaderModules;
+  return Status::success();
 }
 
 void Context::unloadModule(Module *module) {
@@ -1108,11 +1223,15 @@ void Context::unloadModule(Module *module) {
   --module->references;
 }
 
-Kernel *Context::getKernel(Module *module, const char *name) {
+Expected<Kernel *> Context::getKernel(Module *module, const char *name) {
   if (!module)
-    fatal("mgpuModuleGetFunction on a module that failed to load");
+    return KILN_ERROR(InvalidArgument,
+                      "mgpuModuleGetFunction on a module that failed to load");
+  if (!name)
+    return KILN_ERROR(InvalidArgument,
+                      "mgpuModuleGetFunction with a null kernel name");
   if (!module->shader)
-    createShader(module);
+    KILN_TRY(createShader(module));
   auto it = module->kernels.find(name);
   if (it != module->kernels.end())
     return it->second.get();
@@ -1124,7 +1243,7 @@ Kernel *Context::getKernel(Module *module, const char *name) {
     std::string names;
     for (const std::string &n : module->entryPoints)
       names += (names.empty() ? "" : ", ") + n;
-    fatal("GPU module has no compute entry point '" + std::string(name) +
+    return KILN_ERROR(InvalidArgument, "GPU module has no compute entry point '" + std::string(name) +
           "'; it has: " + (names.empty() ? "none" : names));
   }
   if (module->isContainer) {
@@ -1133,7 +1252,7 @@ Kernel *Context::getKernel(Module *module, const char *name) {
       std::string names;
       for (auto &k : module->info.kernels)
         names += (names.empty() ? "" : ", ") + k.name;
-      fatal("GPU module has no kernel '" + std::string(name) +
+      return KILN_ERROR(InvalidArgument, "GPU module has no kernel '" + std::string(name) +
             "'; it has: " + names);
     }
     const VkPhysicalDeviceLimits &limits = properties.limits;
@@ -1142,207 +1261,238 @@ Kernel *Context::getKernel(Module *module, const char *name) {
     const char *axes = "xyz";
     for (int i = 0; i < 3; ++i)
       if (wg[i] > limits.maxComputeWorkGroupSize[i])
-        fatal("kernel '" + kernel->name + "' has workgroup size " +
+        return KILN_ERROR(Unsupported, "kernel '" + kernel->name + "' has workgroup size " +
               std::to_string(wg[i]) + " in " + axes[i] + ", above device '" +
               properties.deviceName + "''s limit of " +
               std::to_string(limits.maxComputeWorkGroupSize[i]) +
               " (maxComputeWorkGroupSize)");
     if (invocations > limits.maxComputeWorkGroupInvocations)
-      fatal("kernel '" + kernel->name + "' has " +
+      return KILN_ERROR(Unsupported, "kernel '" + kernel->name + "' has " +
             std::to_string(invocations) +
             " invocations per workgroup, above device '" +
             properties.deviceName + "''s limit of " +
             std::to_string(limits.maxComputeWorkGroupInvocations) +
             " (maxComputeWorkGroupInvocations)");
     if (kernel->info->pushConstantSize > limits.maxPushConstantsSize)
-      fatal("kernel '" + kernel->name + "' needs " +
+      return KILN_ERROR(Unsupported, "kernel '" + kernel->name + "' needs " +
             std::to_string(kernel->info->pushConstantSize) +
             " bytes of push constants, above device '" +
             properties.deviceName + "''s limit of " +
             std::to_string(limits.maxPushConstantsSize) +
             " (maxPushConstantsSize)");
-    createPipeline(kernel.get(), SIZE_MAX);
+    KILN_TRY(createPipeline(kernel.get(), SIZE_MAX));
   }
   Kernel *k = kernel.get();
   module->kernels[name] = std::move(kernel);
   return k;
 }
 
-void Context::createPipeline(Kernel *kernel, size_t rawBuffers) {
+Status Context::createPipeline(Kernel *kernel, size_t rawBuffers) {
   // Raw SPIR-V kernels get their layout from the first launch's argument
   // count; it changes only if a later launch passes a different count.
   if (kernel->pipeline) {
-    drainAll();
+    KILN_TRY(drainAll());
     // Another thread may have rebuilt it while the lock was released.
     if (kernel->rawBuffers == rawBuffers)
-      return;
-    vk.vkDestroyPipeline(device, kernel->pipeline, nullptr);
-    vk.vkDestroyPipelineLayout(device, kernel->layout, nullptr);
-    for (VkDescriptorSetLayout l : kernel->setLayouts)
-      vk.vkDestroyDescriptorSetLayout(device, l, nullptr);
-    kernel->setLayouts.clear();
+      return Status::success();
   }
   std::vector<std::vector<VkDescriptorSetLayoutBinding>> sets;
   const VkPhysicalDeviceLimits &limits = properties.limits;
-  auto add = [&](uint32_t set, uint32_t binding) {
+  uint32_t maxBinding = 0;
+  auto add = [&](uint32_t set, uint32_t binding) -> Status {
     // Checked before anything is sized from them: a set or binding from a
     // container is untrusted (set 2^32-1 once wrapped `set + 1` to 0).
     if (set >= limits.maxBoundDescriptorSets)
-      fatal("kernel '" + kernel->name + "' uses descriptor set " +
-            std::to_string(set) + "; device '" + properties.deviceName +
-            "' binds sets 0 to " +
-            std::to_string(limits.maxBoundDescriptorSets - 1) +
-            " (maxBoundDescriptorSets)");
+      return KILN_ERROR(Unsupported,
+                        "kernel '" + kernel->name + "' uses descriptor set " +
+                            std::to_string(set) + "; device '" +
+                            properties.deviceName + "' binds sets 0 to " +
+                            std::to_string(limits.maxBoundDescriptorSets - 1) +
+                            " (maxBoundDescriptorSets)");
     if (binding >= limits.maxPerStageDescriptorStorageBuffers)
-      fatal("kernel '" + kernel->name + "' uses binding " +
-            std::to_string(binding) + " in descriptor set " +
-            std::to_string(set) + "; Kiln allows bindings below device '" +
-            properties.deviceName + "''s " +
-            std::to_string(limits.maxPerStageDescriptorStorageBuffers) +
-            " storage buffers per stage (maxPerStageDescriptorStorageBuffers)");
+      return KILN_ERROR(
+          Unsupported,
+          "kernel '" + kernel->name + "' uses binding " +
+              std::to_string(binding) + " in descriptor set " +
+              std::to_string(set) + "; Kiln allows bindings below device '" +
+              properties.deviceName + "''s " +
+              std::to_string(limits.maxPerStageDescriptorStorageBuffers) +
+              " storage buffers per stage "
+              "(maxPerStageDescriptorStorageBuffers)");
     if (sets.size() <= set)
       sets.resize(size_t(set) + 1);
     for (const VkDescriptorSetLayoutBinding &other : sets[set])
       if (other.binding == binding)
-        fatal("kernel '" + kernel->name + "' has two arguments at descriptor "
-              "set " + std::to_string(set) + ", binding " +
-              std::to_string(binding));
+        return KILN_ERROR(InvalidArgument,
+                          "kernel '" + kernel->name +
+                              "' has two arguments at descriptor set " +
+                              std::to_string(set) + ", binding " +
+                              std::to_string(binding));
     VkDescriptorSetLayoutBinding b{};
     b.binding = binding;
     b.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     b.descriptorCount = 1;
     b.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     sets[set].push_back(b);
-    kernel->maxBinding = std::max(kernel->maxBinding, binding);
+    maxBinding = std::max(maxBinding, binding);
+    return Status::success();
   };
   uint32_t pushConstants = 0;
   if (kernel->info) {
     for (const container::ArgInfo &a : kernel->info->args)
       if (a.kind == ArgKind::MemRef)
-        add(a.set, a.binding);
+        KILN_TRY(add(a.set, a.binding));
     pushConstants = kernel->info->pushConstantSize;
   } else {
     for (size_t i = 0; i < rawBuffers; ++i)
-      add(0, i);
-    kernel->rawBuffers = rawBuffers;
+      KILN_TRY(add(0, i));
   }
-  if (sets.size() > properties.limits.maxBoundDescriptorSets)
-    fatal("kernel '" + kernel->name + "' uses descriptor set " +
-          std::to_string(sets.size() - 1) + ", above device limit of " +
-          std::to_string(properties.limits.maxBoundDescriptorSets) +
-          " sets (maxBoundDescriptorSets)");
+  // Built aside, so that a failure leaves the kernel as it was.
+  std::vector<Owned<VkDescriptorSetLayout>> setLayouts;
+  std::vector<VkDescriptorSetLayout> rawSetLayouts;
   for (auto &bindings : sets) {
     VkDescriptorSetLayoutCreateInfo info{
         VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     info.bindingCount = bindings.size();
     info.pBindings = bindings.data();
-    VkDescriptorSetLayout layout;
-    check(vk.vkCreateDescriptorSetLayout(device, &info, nullptr, &layout),
-          "vkCreateDescriptorSetLayout");
-    kernel->setLayouts.push_back(layout);
+    Owned<VkDescriptorSetLayout> &layout =
+        setLayouts.emplace_back(device, vk.vkDestroyDescriptorSetLayout);
+    KILN_VK(vk.vkCreateDescriptorSetLayout(device, &info, nullptr,
+                                           layout.out()),
+            "vkCreateDescriptorSetLayout");
+    rawSetLayouts.push_back(layout.get());
   }
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushConstants};
   VkPipelineLayoutCreateInfo layoutInfo{
       VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  layoutInfo.setLayoutCount = kernel->setLayouts.size();
-  layoutInfo.pSetLayouts = kernel->setLayouts.data();
+  layoutInfo.setLayoutCount = rawSetLayouts.size();
+  layoutInfo.pSetLayouts = rawSetLayouts.data();
   layoutInfo.pushConstantRangeCount = pushConstants ? 1 : 0;
   layoutInfo.pPushConstantRanges = &range;
-  check(vk.vkCreatePipelineLayout(device, &layoutInfo, nullptr,
-                                  &kernel->layout),
-        "vkCreatePipelineLayout");
+  Owned<VkPipelineLayout> layout(device, vk.vkDestroyPipelineLayout);
+  KILN_VK(vk.vkCreatePipelineLayout(device, &layoutInfo, nullptr, layout.out()),
+          "vkCreatePipelineLayout");
   VkComputePipelineCreateInfo info{
       VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  info.stage.module = kernel->module->shader;
+  info.stage.module = kernel->module->shader.get();
   info.stage.pName = kernel->name.c_str();
-  info.layout = kernel->layout;
+  info.layout = layout.get();
   // The validation layer reports a pipeline that does not match its layout
   // here; stop before the driver uses it (some crash on one).
-  checkValidation();
-  VkResult result = vk.vkCreateComputePipelines(device, pipelineCache, 1,
-                                                &info, nullptr,
-                                                &kernel->pipeline);
-  if (result != VK_SUCCESS)
-    fatal("vkCreateComputePipelines for kernel '" + kernel->name +
-          "' failed: " + vk::resultName(result));
+  KILN_TRY(checkValidation());
+  Owned<VkPipeline> pipeline(device, vk.vkDestroyPipeline);
+  VkResult result = vk.vkCreateComputePipelines(
+      device, pipelineCache.get(), 1, &info, nullptr, pipeline.out());
+  if (result != VK_SUCCESS) {
+    Status error = vkStatus(result, "vkCreateComputePipelines", __FILE__,
+                            __LINE__);
+    return error.prepend("kernel '" + kernel->name + "': ");
+  }
+  kernel->pipeline = std::move(pipeline);
+  kernel->layout = std::move(layout);
+  kernel->setLayouts = std::move(setLayouts);
+  kernel->maxBinding = maxBinding;
+  if (!kernel->info)
+    kernel->rawBuffers = rawBuffers;
   ++stats.pipelines;
+  return Status::success();
 }
 
 //===----------------------------------------------------------------------===//
 // Submissions and streams
 //===----------------------------------------------------------------------===//
 
-Submission *Context::acquireSubmission(uint32_t buffers) {
+Expected<Submission *> Context::acquireSubmission(uint32_t buffers) {
   Submission *s;
   if (!freeSubmissions.empty()) {
     s = freeSubmissions.back();
     freeSubmissions.pop_back();
-    check(vk.vkResetCommandBuffer(s->cmd, 0), "vkResetCommandBuffer");
   } else {
-    submissions.push_back(std::make_unique<Submission>());
-    s = submissions.back().get();
+    // Kept only once complete; a command buffer allocated here before a
+    // failure goes back with the command pool.
+    auto fresh = std::make_unique<Submission>();
     VkCommandBufferAllocateInfo info{
         VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    info.commandPool = commandPool;
+    info.commandPool = commandPool.get();
     info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     info.commandBufferCount = 1;
-    check(vk.vkAllocateCommandBuffers(device, &info, &s->cmd),
-          "vkAllocateCommandBuffers");
+    KILN_VK(vk.vkAllocateCommandBuffers(device, &info, &fresh->cmd),
+            "vkAllocateCommandBuffers");
     VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    check(vk.vkCreateFence(device, &fenceInfo, nullptr, &s->fence),
-          "vkCreateFence");
+    fresh->fence = {device, vk.vkDestroyFence};
+    KILN_VK(vk.vkCreateFence(device, &fenceInfo, nullptr, fresh->fence.out()),
+            "vkCreateFence");
+    submissions.push_back(std::move(fresh));
+    s = submissions.back().get();
   }
+  // From here a failure puts it back in the free list.
+  ScopeExit unused([&] { giveBack(s); });
+  KILN_VK(vk.vkResetCommandBuffer(s->cmd, 0), "vkResetCommandBuffer");
   if (buffers > 0 && s->poolBuffers < buffers) {
-    if (s->pool)
-      vk.vkDestroyDescriptorPool(device, s->pool, nullptr);
-    s->poolBuffers = std::max<uint32_t>(buffers, 16);
-    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                              s->poolBuffers};
+    s->pool.reset();
+    s->poolBuffers = 0;
+    uint32_t poolBuffers = std::max<uint32_t>(buffers, 16);
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, poolBuffers};
     VkDescriptorPoolCreateInfo info{
         VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     info.maxSets = 8;
     info.poolSizeCount = 1;
     info.pPoolSizes = &size;
-    check(vk.vkCreateDescriptorPool(device, &info, nullptr, &s->pool),
-          "vkCreateDescriptorPool");
+    s->pool = {device, vk.vkDestroyDescriptorPool};
+    KILN_VK(vk.vkCreateDescriptorPool(device, &info, nullptr, s->pool.out()),
+            "vkCreateDescriptorPool");
+    s->poolBuffers = poolBuffers;
     ++stats.descriptorPools;
   } else if (buffers > 0) {
-    check(vk.vkResetDescriptorPool(device, s->pool, 0),
-          "vkResetDescriptorPool");
+    KILN_VK(vk.vkResetDescriptorPool(device, s->pool.get(), 0),
+            "vkResetDescriptorPool");
   }
   if (timing)
-    createQueries(s);
+    KILN_TRY(createQueries(s));
   s->kernel.clear();
   s->timed = false;
+  unused.dismiss();
   return s;
 }
 
-void Context::createQueries(Submission *s) {
+void Context::giveBack(Submission *s) {
+  // Never submitted: host memory is released without copying back.
+  for (HostSegment &segment : s->segments)
+    releaseSegment(segment, false);
+  s->segments.clear();
+  s->kernel.clear();
+  s->timed = false;
+  freeSubmissions.push_back(s);
+}
+
+Status Context::createQueries(Submission *s) {
   if (s->queries)
-    return;
+    return Status::success();
   VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   info.queryType = VK_QUERY_TYPE_TIMESTAMP;
   info.queryCount = 2;
-  check(vk.vkCreateQueryPool(device, &info, nullptr, &s->queries),
-        "vkCreateQueryPool");
+  s->queries = {device, vk.vkDestroyQueryPool};
+  KILN_VK(vk.vkCreateQueryPool(device, &info, nullptr, s->queries.out()),
+          "vkCreateQueryPool");
+  return Status::success();
 }
 
 void Context::writeTimestamp(Submission *s, uint32_t which) {
   if (which == 0) {
-    vk.vkCmdResetQueryPool(s->cmd, s->queries, 0, 2);
+    vk.vkCmdResetQueryPool(s->cmd, s->queries.get(), 0, 2);
     vk.vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                           s->queries, 0);
+                           s->queries.get(), 0);
   } else {
     vk.vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
-                           s->queries, 1);
+                           s->queries.get(), 1);
   }
 }
 
 double Context::gpuMicroseconds(Submission *s) {
   uint64_t stamps[2] = {0, 0};
-  if (vk.vkGetQueryPoolResults(device, s->queries, 0, 2, sizeof(stamps),
+  if (vk.vkGetQueryPoolResults(device, s->queries.get(), 0, 2, sizeof(stamps),
                                stamps, sizeof(uint64_t),
                                VK_QUERY_RESULT_64_BIT) != VK_SUCCESS)
     return -1;
@@ -1350,19 +1500,23 @@ double Context::gpuMicroseconds(Submission *s) {
          1000.0;
 }
 
-void Context::submit(Submission *s, Stream *stream) {
+Status Context::submit(Submission *s, Stream *stream) {
   VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   info.commandBufferCount = 1;
   info.pCommandBuffers = &s->cmd;
   s->submitted = std::chrono::steady_clock::now();
-  check(vk.vkQueueSubmit(queue, 1, &info, s->fence), "vkQueueSubmit");
+  VkResult result = vk.vkQueueSubmit(queue, 1, &info, s->fence.get());
+  if (result == VK_ERROR_DEVICE_LOST)
+    broken = vkStatus(result, "vkQueueSubmit", __FILE__, __LINE__);
+  KILN_VK(result, "vkQueueSubmit");
   s->submitReturned = std::chrono::steady_clock::now();
   s->stream = stream;
   if (stream)
     stream->pending.push_back(s);
+  return Status::success();
 }
 
-void Context::complete(Submission *s) {
+Status Context::complete(Submission *s) {
   s->done = true;
   if (s->stream) {
     auto &pending = s->stream->pending;
@@ -1398,24 +1552,28 @@ void Context::complete(Submission *s) {
       timingCallback(timingUser, s->kernel.c_str(), gpuUs);
   }
   if (s->waiters == 0)
-    recycle(s);
+    return recycle(s);
+  return Status::success();
 }
 
-void Context::recycle(Submission *s) {
-  check(vk.vkResetFences(device, 1, &s->fence), "vkResetFences");
+Status Context::recycle(Submission *s) {
+  VkFence fence = s->fence.get();
+  KILN_VK(vk.vkResetFences(device, 1, &fence), "vkResetFences");
   s->done = false;
   freeSubmissions.push_back(s);
+  return Status::success();
 }
 
 thread_local std::unique_lock<std::mutex> *Context::heldLock = nullptr;
 
-void Context::waitAndComplete(std::vector<Submission *> targets) {
+Status Context::waitAndComplete(std::vector<Submission *> targets) {
   if (targets.empty())
-    return;
+    return Status::success();
+  KILN_TRY(usable());
   std::vector<VkFence> fences;
   for (Submission *s : targets) {
     ++s->waiters;
-    fences.push_back(s->fence);
+    fences.push_back(s->fence.get());
   }
   uint64_t timeout =
       timeoutSeconds > 0 ? uint64_t(timeoutSeconds * 1e9) : UINT64_MAX;
@@ -1432,13 +1590,28 @@ void Context::waitAndComplete(std::vector<Submission *> targets) {
     --s->waiters;
   if (waited == VK_TIMEOUT) {
     std::vector<std::string> running;
+    bool copy = false;
     for (Submission *s : targets)
-      if (vk.vkGetFenceStatus(device, s->fence) == VK_NOT_READY)
-        running.push_back(s->kernel.empty() ? "(a copy)" : s->kernel);
-    std::string kernels = quotedList(running);
-    kiln::rt::stopAfterTimeout(
-        "kiln-vulkan", kernels.empty() ? "the work" : "kernel " + kernels,
-        timeoutSeconds, std::string("'") + properties.deviceName + "'");
+      if (vk.vkGetFenceStatus(device, s->fence.get()) == VK_NOT_READY) {
+        if (s->kernel.empty())
+          copy = true;
+        else
+          running.push_back(s->kernel);
+      }
+    std::string what = running.empty()
+                           ? std::string(copy ? "a copy" : "the work")
+                           : (running.size() == 1 ? "kernel " : "kernels ") +
+                                 quotedList(running) +
+                                 (copy ? " and a copy" : "");
+    // The device still runs the work: every later call fails, and teardown
+    // leaves everything as it is.
+    stuck = true;
+    broken = rt::makeCallError(
+        rt::ErrorKind::Timeout,
+        rt::timeoutMessage(what, timeoutSeconds,
+                           std::string("'") + properties.deviceName + "'"),
+        "vkWaitForFences", "VK_TIMEOUT", waited, __FILE__, __LINE__);
+    return broken;
   }
   if (waited == VK_ERROR_DEVICE_LOST) {
     std::vector<std::string> launched;
@@ -1446,30 +1619,40 @@ void Context::waitAndComplete(std::vector<Submission *> targets) {
       if (!s->kernel.empty())
         launched.push_back(s->kernel);
     std::string kernels = quotedList(launched);
-    fatal(std::string("device '") + properties.deviceName + "' was lost" +
-          (kernels.empty() ? "" : " while waiting for kernel " + kernels) +
-          " (vkWaitForFences: VK_ERROR_DEVICE_LOST); a kernel that faults "
-          "or runs past the driver's watchdog loses the device");
+    broken = rt::makeCallError(
+        rt::ErrorKind::DeviceLost,
+        std::string("device '") + properties.deviceName + "' was lost" +
+            (kernels.empty() ? "" : " while waiting for kernel " + kernels) +
+            " (vkWaitForFences: VK_ERROR_DEVICE_LOST); a kernel that faults "
+            "or runs past the driver's watchdog loses the device",
+        "vkWaitForFences", "VK_ERROR_DEVICE_LOST", waited, __FILE__, __LINE__);
+    return broken;
   }
-  check(waited, "vkWaitForFences");
+  KILN_VK(waited, "vkWaitForFences");
+  Status first;
   for (Submission *s : targets) {
+    Status status;
     if (!s->done)
-      complete(s);
+      status = complete(s);
     else if (s->waiters == 0)
-      recycle(s); // Completed by a thread that left it to its last waiter.
+      status = recycle(s); // Completed by a thread that left it to its last
+                           // waiter.
+    if (status && !first)
+      first = std::move(status);
   }
-  checkValidation();
+  KILN_TRY(std::move(first));
+  return checkValidation();
 }
 
-void Context::synchronize(Stream *stream) {
+Status Context::synchronize(Stream *stream) {
   if (!device || torndown)
-    return;
-  waitAndComplete((stream ? stream : &defaultStream_)->pending);
+    return Status::success();
+  return waitAndComplete((stream ? stream : &defaultStream_)->pending);
 }
 
-void Context::drainAll() {
+Status Context::drainAll() {
   if (!device)
-    return;
+    return Status::success();
   // Waits release the lock, and other threads may create streams or submit
   // meanwhile: collect under the lock, and go on until nothing is pending
   // while it is held.
@@ -1478,8 +1661,8 @@ void Context::drainAll() {
     for (auto &s : streams)
       all.insert(all.end(), s->pending.begin(), s->pending.end());
     if (all.empty())
-      return;
-    waitAndComplete(std::move(all));
+      return Status::success();
+    KILN_TRY(waitAndComplete(std::move(all)));
   }
 }
 
@@ -1488,30 +1671,39 @@ void Context::record(Event *, Stream *) {
   // everything submitted before it has.
 }
 
-void Context::synchronize(Event *) { drainAll(); }
+Status Context::synchronize(Event *) { return drainAll(); }
 
 Stream *Context::createStream() {
   streams.push_back(std::make_unique<Stream>());
   return streams.back().get();
 }
 
-void Context::destroyStream(Stream *stream) {
+Status Context::destroyStream(Stream *stream) {
   if (!stream || torndown)
-    return;
-  synchronize(stream);
+    return Status::success();
+  auto known = [&] {
+    return std::any_of(streams.begin(), streams.end(),
+                       [&](auto &s) { return s.get() == stream; });
+  };
+  if (!known())
+    return KILN_ERROR(InvalidArgument,
+                      "mgpuStreamDestroy of a stream that mgpuStreamCreate "
+                      "did not return (or that was destroyed)");
+  KILN_TRY(synchronize(stream));
   for (auto it = streams.begin(); it != streams.end(); ++it)
     if (it->get() == stream) {
       streams.erase(it);
-      return;
+      break;
     }
+  return Status::success();
 }
 
 //===----------------------------------------------------------------------===//
 // Host memory for a launch
 //===----------------------------------------------------------------------===//
 
-void Context::mapSegments(std::vector<HostSegment> &segments,
-                          const std::string &kernel) {
+Status Context::mapSegments(std::vector<HostSegment> &segments,
+                            const std::string &kernel) {
   for (HostSegment &seg : segments) {
     if (hostImport) {
       uintptr_t lo = alignDown(seg.lo, importAlignment);
@@ -1532,10 +1724,12 @@ void Context::mapSegments(std::vector<HostSegment> &segments,
         info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
         if (deviceAddresses)
           info.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-        check(vk.vkCreateBuffer(device, &info, nullptr, &seg.buffer),
-              "vkCreateBuffer");
+        seg.buffer = {device, vk.vkDestroyBuffer};
+        seg.memory = {device, vk.vkFreeMemory};
+        KILN_VK(vk.vkCreateBuffer(device, &info, nullptr, seg.buffer.out()),
+                "vkCreateBuffer");
         VkMemoryRequirements req;
-        vk.vkGetBufferMemoryRequirements(device, seg.buffer, &req);
+        vk.vkGetBufferMemoryRequirements(device, seg.buffer.get(), &req);
         uint32_t type = findMemoryType(req.memoryTypeBits &
                                            hostProps.memoryTypeBits,
                                        0);
@@ -1554,39 +1748,44 @@ void Context::mapSegments(std::vector<HostSegment> &segments,
         alloc.allocationSize = hi - lo;
         alloc.memoryTypeIndex = type;
         if (type != UINT32_MAX && req.size <= hi - lo &&
-            vk.vkAllocateMemory(device, &alloc, nullptr, &seg.memory) ==
+            vk.vkAllocateMemory(device, &alloc, nullptr, seg.memory.out()) ==
                 VK_SUCCESS) {
-          check(vk.vkBindBufferMemory(device, seg.buffer, seg.memory, 0),
-                "vkBindBufferMemory");
+          KILN_VK(vk.vkBindBufferMemory(device, seg.buffer.get(),
+                                        seg.memory.get(), 0),
+                  "vkBindBufferMemory");
           seg.base = lo;
           ++stats.hostImports;
           continue;
         }
         // The driver refused this range (e.g. not its kind of memory):
         // stage it instead.
-        vk.vkDestroyBuffer(device, seg.buffer, nullptr);
-        seg.buffer = VK_NULL_HANDLE;
+        seg.buffer.reset();
+        seg.memory.reset();
       }
     }
     // Staging: a host-visible buffer whose byte 0 is congruent to the host
     // range's start modulo 256, so offset alignment carries over.
     uintptr_t lo = alignDown(seg.lo, 256);
     bool visible;
-    createBuffer(seg.hi - lo, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                 VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                 seg.buffer, seg.memory, visible,
-                 "staging the host memory of kernel '" + kernel + "'");
+    KILN_TRY(createBuffer(seg.hi - lo, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                              VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                          seg.buffer, seg.memory, visible,
+                          "staging the host memory of kernel '" + kernel +
+                              "'"));
     if (!visible)
-      fatal("no host-visible coherent memory to stage host buffers through");
-    check(vk.vkMapMemory(device, seg.memory, 0, VK_WHOLE_SIZE, 0, &seg.mapped),
-          "vkMapMemory");
+      return KILN_ERROR(Unsupported, "no host-visible coherent memory to "
+                                     "stage host buffers through");
+    KILN_VK(vk.vkMapMemory(device, seg.memory.get(), 0, VK_WHOLE_SIZE, 0,
+                           &seg.mapped),
+            "vkMapMemory");
     std::memcpy(static_cast<char *>(seg.mapped) + (seg.lo - lo),
                 reinterpret_cast<void *>(seg.lo), seg.hi - seg.lo);
     seg.base = lo;
     seg.staged = true;
     ++stats.stagedCopies;
   }
+  return Status::success();
 }
 
 void Context::releaseSegment(HostSegment &seg, bool copyBack) {
@@ -1594,12 +1793,9 @@ void Context::releaseSegment(HostSegment &seg, bool copyBack) {
     std::memcpy(reinterpret_cast<void *>(seg.lo),
                 static_cast<char *>(seg.mapped) + (seg.lo - seg.base),
                 seg.hi - seg.lo);
-  if (seg.buffer)
-    vk.vkDestroyBuffer(device, seg.buffer, nullptr);
-  if (seg.memory)
-    vk.vkFreeMemory(device, seg.memory, nullptr);
-  seg.buffer = VK_NULL_HANDLE;
-  seg.memory = VK_NULL_HANDLE;
+  seg.buffer.reset();
+  seg.memory.reset();
+  seg.staged = false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1660,11 +1856,11 @@ static float halfToFloat(uint16_t h) {
   return f;
 }
 
-void Context::launch(Kernel *kernel, const intptr_t grid[3],
-                     const intptr_t block[3], Stream *stream, void **params,
-                     size_t paramsCount) {
+Status Context::launch(Kernel *kernel, const intptr_t grid[3],
+                       const intptr_t block[3], Stream *stream, void **params,
+                       size_t paramsCount) {
   if (!kernel)
-    fatal("mgpuLaunchKernel with a null function");
+    return KILN_ERROR(InvalidArgument, "mgpuLaunchKernel with a null function");
   const container::KernelInfo *info = kernel->info;
   const VkPhysicalDeviceLimits &limits = properties.limits;
   const char *axes = "xyz";
@@ -1672,7 +1868,7 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
   // does nothing hides a wrong size computation.
   for (int i = 0; i < 3; ++i)
     if (grid[i] < 1 || uint64_t(grid[i]) > limits.maxComputeWorkGroupCount[i])
-      fatal("kernel '" + kernel->name + "' launched with " +
+      return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' launched with " +
             std::to_string(grid[i]) + " workgroups in " + axes[i] +
             "; device '" + properties.deviceName + "' allows 1 to " +
             std::to_string(limits.maxComputeWorkGroupCount[i]) +
@@ -1680,7 +1876,7 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
   if (info)
     for (int i = 0; i < 3; ++i)
       if (uint64_t(block[i]) != info->workgroupSize[i])
-        fatal("kernel '" + kernel->name + "' was compiled for workgroup size (" +
+        return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' was compiled for workgroup size (" +
               std::to_string(info->workgroupSize[0]) + ", " +
               std::to_string(info->workgroupSize[1]) + ", " +
               std::to_string(info->workgroupSize[2]) +
@@ -1691,19 +1887,22 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
   // Decode the arguments.
   std::vector<BufferArg> buffers;
   std::vector<uint8_t> pushConstants(info ? info->pushConstantSize : 0);
-  auto writePC = [&](uint32_t offset, const void *value, size_t bytes) {
-    if (offset + bytes > pushConstants.size())
-      fatal("kernel '" + kernel->name +
-            "' has a push-constant field outside its block; the container "
-            "is corrupt");
+  auto writePC = [&](uint32_t offset, const void *value,
+                     size_t bytes) -> Status {
+    if (uint64_t(offset) + bytes > pushConstants.size())
+      return KILN_ERROR(InvalidArgument,
+                        "kernel '" + kernel->name +
+                            "' has a push-constant field outside its block; "
+                            "the container is corrupt");
     std::memcpy(pushConstants.data() + offset, value, bytes);
+    return Status::success();
   };
   if (info) {
     size_t expected = 0;
     for (const container::ArgInfo &a : info->args)
       expected += container::isMemRefKind(a.kind) ? 3 + 2 * a.rank : 1;
     if (paramsCount != expected)
-      fatal("kernel '" + kernel->name + "' takes " + std::to_string(expected) +
+      return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' takes " + std::to_string(expected) +
             " parameters (memrefs as allocated, aligned, offset, sizes, "
             "strides), but the launch passed " + std::to_string(paramsCount));
     size_t p = 0;
@@ -1714,41 +1913,41 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
         switch (a.scalarType) {
         case ScalarType::I1:
           u32 = readParam<uint8_t>(v) & 1;
-          writePC(a.pushConstantOffset, &u32, 4);
+          KILN_TRY(writePC(a.pushConstantOffset, &u32, 4));
           break;
         case ScalarType::I8:
           u32 = uint32_t(int32_t(readParam<int8_t>(v)));
-          writePC(a.pushConstantOffset, &u32, 4);
+          KILN_TRY(writePC(a.pushConstantOffset, &u32, 4));
           break;
         case ScalarType::I16:
           u32 = uint32_t(int32_t(readParam<int16_t>(v)));
-          writePC(a.pushConstantOffset, &u32, 4);
+          KILN_TRY(writePC(a.pushConstantOffset, &u32, 4));
           break;
         case ScalarType::I32:
         case ScalarType::F32:
-          writePC(a.pushConstantOffset, v, 4);
+          KILN_TRY(writePC(a.pushConstantOffset, v, 4));
           break;
         case ScalarType::I64:
         case ScalarType::F64:
-          writePC(a.pushConstantOffset, v, 8);
+          KILN_TRY(writePC(a.pushConstantOffset, v, 8));
           break;
         case ScalarType::F16: {
           float f = halfToFloat(readParam<uint16_t>(v));
-          writePC(a.pushConstantOffset, &f, 4);
+          KILN_TRY(writePC(a.pushConstantOffset, &f, 4));
           break;
         }
         case ScalarType::Index: {
           int64_t i = readParam<int64_t>(v);
           if (a.size == 4) {
             int32_t narrow = int32_t(i);
-            writePC(a.pushConstantOffset, &narrow, 4);
+            KILN_TRY(writePC(a.pushConstantOffset, &narrow, 4));
           } else {
-            writePC(a.pushConstantOffset, &i, 8);
+            KILN_TRY(writePC(a.pushConstantOffset, &i, 8));
           }
           break;
         }
         default:
-          fatal("kernel '" + kernel->name +
+          return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name +
                 "' has an argument of unknown scalar type; the container is "
                 "corrupt");
         }
@@ -1784,12 +1983,12 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
     }
   } else {
     if (paramsCount % 2 != 0)
-      fatal("kernel '" + kernel->name +
+      return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name +
             "' (raw SPIR-V) takes {pointer, size} pairs, but the launch "
             "passed " +
             std::to_string(paramsCount) + " parameters");
     if (kernel->rawBuffers != paramsCount / 2)
-      createPipeline(kernel, paramsCount / 2);
+      KILN_TRY(createPipeline(kernel, paramsCount / 2));
     for (size_t i = 0; i < paramsCount; i += 2) {
       BufferArg b;
       b.binding = i / 2;
@@ -1811,12 +2010,12 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
     if (b.empty)
       continue;
     if (const Allocation *a = findAllocation(b.lo, b.hi)) {
-      b.bound.buffer = a->buffer;
+      b.bound.buffer = a->buffer.get();
       b.bound.offset = b.lo - a->base;
       continue;
     }
     if (findAllocation(b.lo, b.lo + 1) || findAllocation(b.hi - 1, b.hi))
-      fatal("kernel '" + kernel->name + "' argument at binding " +
+      return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' argument at binding " +
             std::to_string(b.binding) +
             " reaches outside the gpu.alloc buffer it points into");
     hostArgs.push_back(i);
@@ -1829,32 +2028,32 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
       HostSegment seg;
       seg.lo = b.lo;
       seg.hi = b.hi;
-      segments.push_back(seg);
+      segments.push_back(std::move(seg));
     } else {
       segments.back().hi = std::max(segments.back().hi, b.hi);
     }
     b.segment = segments.size() - 1;
   }
-  mapSegments(segments, kernel->name);
+  KILN_TRY(mapSegments(segments, kernel->name));
 
   // Bind: descriptor offsets must be aligned; kernels that read their offset
   // from push constants absorb the difference.
   uint64_t alignment = std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 1);
   for (BufferArg &b : buffers) {
     if (b.byAddress && !deviceAddresses)
-      fatal("kernel '" + kernel->name + "' binds a memref by buffer device "
+      return KILN_ERROR(Unsupported, "kernel '" + kernel->name + "' binds a memref by buffer device "
             "address, but device '" + properties.deviceName +
             "' has no bufferDeviceAddress; compile it with "
             "--buffer-device-address=never");
     if (b.empty) {
-      b.bound.buffer = emptyBuffer;
+      b.bound.buffer = emptyBuffer.get();
       b.bound.offset = 0;
       b.bound.range = 16;
       continue;
     }
     uintptr_t base = 0;
     if (b.segment >= 0) {
-      b.bound.buffer = segments[b.segment].buffer;
+      b.bound.buffer = segments[b.segment].buffer.get();
       base = segments[b.segment].base;
       b.bound.offset = b.lo - base;
     } else {
@@ -1871,13 +2070,13 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
       // The kernel's loads and stores promise their scalar's alignment.
       uint64_t scalarAlign = b.elementBytes & -b.elementBytes;
       if (b.bound.address % std::min<uint64_t>(scalarAlign, 8))
-        fatal("kernel '" + kernel->name + "' argument " +
+        return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' argument " +
               std::to_string(b.argument) +
               " (bound by device address) starts at an address that is not "
               "a multiple of its element size");
       int64_t delta = int64_t(b.aligned) - int64_t(b.lo);
       if (b.rebasable && delta % int64_t(b.elementBytes) != 0)
-        fatal("kernel '" + kernel->name + "' argument " +
+        return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' argument " +
               std::to_string(b.argument) +
               ": the memref's aligned pointer is not a multiple of its "
               "element size");
@@ -1886,7 +2085,7 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
     }
     uint64_t bindOffset = alignDown(b.bound.offset, alignment);
     if (bindOffset != b.bound.offset && !b.rebasable)
-      fatal("kernel '" + kernel->name + "' argument at binding " +
+      return KILN_ERROR(Unsupported, "kernel '" + kernel->name + "' argument at binding " +
             std::to_string(b.binding) + " starts at an address that is not a "
             "multiple of the device's minStorageBufferOffsetAlignment (" +
             std::to_string(alignment) +
@@ -1894,7 +2093,7 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
     b.bound.offset = bindOffset;
     b.bound.range = b.hi - (base + bindOffset);
     if (b.bound.range > limits.maxStorageBufferRange)
-      fatal("kernel '" + kernel->name + "' argument at binding " +
+      return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' argument at binding " +
             std::to_string(b.binding) + " spans " +
             std::to_string(b.bound.range) + " bytes, above device '" +
             properties.deviceName + "''s limit of " +
@@ -1908,7 +2107,7 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
     if (b.rebasable) {
       int64_t delta = int64_t(b.aligned) - int64_t(base + bindOffset);
       if (delta % int64_t(b.elementBytes) != 0)
-        fatal("kernel '" + kernel->name + "' argument at binding " +
+        return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' argument at binding " +
               std::to_string(b.binding) +
               ": the memref's aligned pointer is not a multiple of its "
               "element size");
@@ -1920,7 +2119,7 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
   unsigned indexBytes = kernel->module->info.indexBits / 8;
   for (BufferArg &b : buffers) {
     if (b.byAddress)
-      writePC(b.pushConstantOffset, &b.bound.address, 8);
+      KILN_TRY(writePC(b.pushConstantOffset, &b.bound.address, 8));
     if (!b.rebasable)
       continue;
     uint32_t metadataOffset = b.pushConstantOffset + (b.byAddress ? 8 : 0);
@@ -1931,31 +2130,38 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
     for (size_t f = 0; f < fields.size(); ++f) {
       if (indexBytes == 4) {
         if (fields[f] > INT32_MAX || fields[f] < INT32_MIN)
-          fatal("kernel '" + kernel->name + "' argument at binding " +
+          return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' argument at binding " +
                 std::to_string(b.binding) + " has an offset, size or stride "
                 "of " + std::to_string(fields[f]) +
                 ", which does not fit the kernel's 32-bit index (compile with "
                 "use-64bit-index)");
         int32_t v = int32_t(fields[f]);
-        writePC(metadataOffset + f * 4, &v, 4);
+        KILN_TRY(writePC(metadataOffset + f * 4, &v, 4));
       } else {
-        writePC(metadataOffset + f * 8, &fields[f], 8);
+        KILN_TRY(writePC(metadataOffset + f * 8, &fields[f], 8));
       }
     }
   }
 
   // Record and submit.
-  Submission *s = acquireSubmission(std::max<size_t>(buffers.size(), 1));
+  KILN_ASSIGN_OR_RETURN(
+      Submission * s, acquireSubmission(std::max<size_t>(buffers.size(), 1)));
+  // Until it is submitted, a failure returns it (and releases the host
+  // memory it holds without copying back).
+  ScopeExit unused([&] { giveBack(s); });
   s->segments = std::move(segments);
   std::vector<VkDescriptorSet> sets(kernel->setLayouts.size());
   if (!sets.empty()) {
+    std::vector<VkDescriptorSetLayout> layouts;
+    for (const Owned<VkDescriptorSetLayout> &layout : kernel->setLayouts)
+      layouts.push_back(layout.get());
     VkDescriptorSetAllocateInfo alloc{
         VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    alloc.descriptorPool = s->pool;
+    alloc.descriptorPool = s->pool.get();
     alloc.descriptorSetCount = sets.size();
-    alloc.pSetLayouts = kernel->setLayouts.data();
-    check(vk.vkAllocateDescriptorSets(device, &alloc, sets.data()),
-          "vkAllocateDescriptorSets");
+    alloc.pSetLayouts = layouts.data();
+    KILN_VK(vk.vkAllocateDescriptorSets(device, &alloc, sets.data()),
+            "vkAllocateDescriptorSets");
   }
   std::vector<VkDescriptorBufferInfo> infos(buffers.size());
   std::vector<VkWriteDescriptorSet> writes;
@@ -1975,7 +2181,7 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
   if (!writes.empty())
     vk.vkUpdateDescriptorSets(device, writes.size(), writes.data(), 0, nullptr);
 
-  beginRecording(s->cmd);
+  KILN_TRY(beginRecording(s->cmd));
   // Order after everything submitted before (one queue, many submissions).
   memoryBarrier(s->cmd,
                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
@@ -1987,24 +2193,27 @@ void Context::launch(Kernel *kernel, const intptr_t grid[3],
   if (timing)
     writeTimestamp(s, 0);
   vk.vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
-                       kernel->pipeline);
+                       kernel->pipeline.get());
   if (!sets.empty())
     vk.vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
-                               kernel->layout, 0, sets.size(), sets.data(), 0,
-                               nullptr);
+                               kernel->layout.get(), 0, sets.size(),
+                               sets.data(), 0, nullptr);
   if (!pushConstants.empty())
-    vk.vkCmdPushConstants(s->cmd, kernel->layout, VK_SHADER_STAGE_COMPUTE_BIT,
-                          0, pushConstants.size(), pushConstants.data());
+    vk.vkCmdPushConstants(s->cmd, kernel->layout.get(),
+                          VK_SHADER_STAGE_COMPUTE_BIT, 0, pushConstants.size(),
+                          pushConstants.data());
   vk.vkCmdDispatch(s->cmd, grid[0], grid[1], grid[2]);
   if (timing)
     writeTimestamp(s, 1);
   memoryBarrier(s->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                 VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                 VK_ACCESS_HOST_READ_BIT);
-  check(vk.vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer");
+  KILN_VK(vk.vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer");
   s->kernel = kernel->name;
   s->timed = timing;
-  checkValidation();
-  submit(s, stream ? stream : &defaultStream_);
+  KILN_TRY(checkValidation());
+  KILN_TRY(submit(s, stream ? stream : &defaultStream_));
+  unused.dismiss();
   ++stats.launches;
+  return Status::success();
 }

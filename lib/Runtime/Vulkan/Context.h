@@ -9,8 +9,10 @@
 #ifndef KILN_RUNTIME_VULKAN_CONTEXT_H
 #define KILN_RUNTIME_VULKAN_CONTEXT_H
 
+#include "../Boundary.h"
 #include "Capabilities.h"
 #include "Loader.h"
+#include "kiln/Runtime/Status.h"
 #include "kiln/Runtime/VulkanRuntime.h"
 #include "kiln/Target/Container.h"
 
@@ -26,13 +28,65 @@
 
 namespace kiln::vkrt {
 
-/// Prints "kiln-vulkan: <message>" on stderr and exits with status 1. The
-/// mgpu* ABI has no error returns; every error is fatal, and the Context's
-/// teardown (run by exit) releases what was created.
-[[noreturn]] void fatal(const std::string &message);
+using rt::Expected;
+using rt::ScopeExit;
+using rt::Status;
 
-/// Checks a VkResult; on failure reports the call and the result by name.
-void check(VkResult result, const char *call);
+/// The error of a failed Vulkan call (success for VK_SUCCESS): the call, the
+/// result by name, and where (`file`, `line`). VK_ERROR_DEVICE_LOST is a
+/// DeviceLost error, the out-of-memory results OutOfMemory ones.
+Status vkStatus(VkResult result, const char *call, const char *file,
+                int line);
+
+/// Returns the error of Vulkan call `CALL` (its name) when `RESULT` is one.
+#define KILN_VK(RESULT, CALL)                                                  \
+  KILN_TRY(::kiln::vkrt::vkStatus((RESULT), (CALL), __FILE__, __LINE__))
+
+/// Owns one object of a device: destroys it when it goes out of scope, so
+/// that every path (errors included) releases what it created. `Handle` is
+/// a non-dispatchable Vulkan handle and `destroy` the vkDestroy* (or
+/// vkFreeMemory) that releases it.
+template <typename Handle> class Owned {
+public:
+  using Destroy = void(VKAPI_PTR *)(VkDevice, Handle,
+                                    const VkAllocationCallbacks *);
+  Owned() = default;
+  Owned(VkDevice device, Destroy destroy) : device(device), destroy(destroy) {}
+  Owned(const Owned &) = delete;
+  Owned &operator=(const Owned &) = delete;
+  Owned(Owned &&other) noexcept { *this = std::move(other); }
+  Owned &operator=(Owned &&other) noexcept {
+    if (this != &other) {
+      reset();
+      device = other.device;
+      destroy = other.destroy;
+      handle = other.handle;
+      other.handle = VK_NULL_HANDLE;
+    }
+    return *this;
+  }
+  ~Owned() { reset(); }
+
+  Handle get() const { return handle; }
+  explicit operator bool() const { return handle != VK_NULL_HANDLE; }
+  /// Where a vkCreate* call stores the new handle (what was owned is
+  /// released first).
+  Handle *out() {
+    reset();
+    return &handle;
+  }
+  void reset() {
+    if (handle != VK_NULL_HANDLE && destroy)
+      destroy(device, handle, nullptr);
+    handle = VK_NULL_HANDLE;
+  }
+
+private:
+  VkDevice device = VK_NULL_HANDLE;
+  Destroy destroy = nullptr;
+  Handle handle = VK_NULL_HANDLE;
+};
+
 
 struct Module;
 
@@ -42,9 +96,10 @@ struct Kernel {
   std::string name;
   /// From the container; raw SPIR-V kernels have none.
   const container::KernelInfo *info = nullptr;
-  std::vector<VkDescriptorSetLayout> setLayouts;
-  VkPipelineLayout layout = VK_NULL_HANDLE;
-  VkPipeline pipeline = VK_NULL_HANDLE;
+  /// Declared in creation order: destroyed pipeline first.
+  std::vector<Owned<VkDescriptorSetLayout>> setLayouts;
+  Owned<VkPipelineLayout> layout;
+  Owned<VkPipeline> pipeline;
   /// Raw SPIR-V: the number of buffers the pipeline layout was made for.
   size_t rawBuffers = SIZE_MAX;
   uint32_t maxBinding = 0;
@@ -58,7 +113,7 @@ struct Module {
   bool debugPrintf = false;
   container::ModuleInfo info;
   std::vector<std::string> entryPoints;
-  VkShaderModule shader = VK_NULL_HANDLE;
+  Owned<VkShaderModule> shader;
   std::map<std::string, std::unique_ptr<Kernel>> kernels;
   unsigned references = 0;
 };
@@ -76,19 +131,19 @@ bool inspectModule(const void *data, size_t size, Module &module,
 struct HostSegment {
   uintptr_t lo = 0, hi = 0;   ///< The host bytes the kernel may touch.
   uintptr_t base = 0;         ///< Host address of byte 0 of `buffer`.
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VkDeviceMemory memory = VK_NULL_HANDLE;
+  Owned<VkDeviceMemory> memory; ///< Declared first: freed after `buffer`.
+  Owned<VkBuffer> buffer;
   void *mapped = nullptr;     ///< Staging only.
   bool staged = false;
 };
 
 /// One queue submission: a command buffer and what it keeps alive.
 struct Submission {
-  VkCommandBuffer cmd = VK_NULL_HANDLE;
-  VkFence fence = VK_NULL_HANDLE;
-  VkDescriptorPool pool = VK_NULL_HANDLE;
+  VkCommandBuffer cmd = VK_NULL_HANDLE; ///< Freed with the command pool.
+  Owned<VkFence> fence;
+  Owned<VkDescriptorPool> pool;
   uint32_t poolBuffers = 0;
-  VkQueryPool queries = VK_NULL_HANDLE;
+  Owned<VkQueryPool> queries;
   std::vector<HostSegment> segments;
   std::string kernel; ///< Empty for copies.
   bool timed = false;
@@ -111,13 +166,34 @@ struct Stream {
 /// state: it completes when everything submitted before it has.
 struct Event {};
 
+/// Address space reserved (never accessible) for a device allocation's
+/// host-side pointer; unmapped when it goes out of scope.
+class Reservation {
+public:
+  Reservation() = default;
+  Reservation(const Reservation &) = delete;
+  Reservation &operator=(const Reservation &) = delete;
+  Reservation(Reservation &&other) noexcept { *this = std::move(other); }
+  Reservation &operator=(Reservation &&other) noexcept;
+  ~Reservation() { reset(); }
+  /// False when the address space is exhausted.
+  bool reserve(uint64_t bytes);
+  void reset();
+  uintptr_t base() const { return base_; }
+  uint64_t bytes() const { return bytes_; }
+
+private:
+  uintptr_t base_ = 0;
+  uint64_t bytes_ = 0;
+};
+
 /// Device-local memory from mgpuMemAlloc, at a reserved host address.
 struct Allocation {
   uintptr_t base = 0;
   uint64_t size = 0;
-  uint64_t reserved = 0; ///< Bytes of address space reserved (0: mapped).
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VkDeviceMemory memory = VK_NULL_HANDLE;
+  Reservation reserved; ///< Empty when the memory is mapped at `base`.
+  Owned<VkDeviceMemory> memory;
+  Owned<VkBuffer> buffer;
   void *mapped = nullptr; ///< When the memory is host-visible and coherent.
 };
 
@@ -141,51 +217,70 @@ public:
   /// took it (Runtime.cpp): waits for the device release it meanwhile.
   static thread_local std::unique_lock<std::mutex> *heldLock;
 
+  // Every function that can fail returns its error; the mgpu* entry points
+  // (Runtime.cpp) report it and exit, the C++ interface hands it back.
+
+  /// The error every call returns once the device was lost or a wait timed
+  /// out (success otherwise), and after teardown.
+  Status usable() const;
+
   // Instance-level; enough to list devices.
-  void initInstance();
-  std::vector<VkPhysicalDevice> physicalDevices();
+  Status initInstance();
+  Expected<std::vector<VkPhysicalDevice>> physicalDevices();
   /// The device the runtime uses (KILN_VULKAN_DEVICE or the default order).
-  VkPhysicalDevice choosePhysicalDevice();
-  void initDevice();
+  Expected<VkPhysicalDevice> choosePhysicalDevice();
+  Status initDevice();
   void setDefaultDevice(int index);
 
-  Module *loadModule(const void *data, size_t size);
+  Expected<Module *> loadModule(const void *data, size_t size);
   /// The module's VkShaderModule, once the device exists (loadModule, or
   /// the first kernel lookup for a module loaded before it).
-  void createShader(Module *module);
+  Status createShader(Module *module);
   /// SPIRV-Tools' verdict on `module`'s SPIR-V for the device (once per
-  /// distinct SPIR-V); fatal, naming `kernels`, when it is invalid.
-  void validateForDevice(const Module &module, const std::string &kernels);
+  /// distinct SPIR-V); an error naming `kernels` when it is invalid.
+  Status validateForDevice(const Module &module, const std::string &kernels);
   void unloadModule(Module *module);
-  Kernel *getKernel(Module *module, const char *name);
-  void launch(Kernel *kernel, const intptr_t grid[3], const intptr_t block[3],
-              Stream *stream, void **params, size_t paramsCount);
+  Expected<Kernel *> getKernel(Module *module, const char *name);
+  Status launch(Kernel *kernel, const intptr_t grid[3],
+                const intptr_t block[3], Stream *stream, void **params,
+                size_t paramsCount);
 
-  void synchronize(Stream *stream);
+  Status synchronize(Stream *stream);
   void record(Event *event, Stream *stream);
-  void synchronize(Event *event);
+  Status synchronize(Event *event);
   /// Waits for every pending submission of every stream.
-  void drainAll();
+  Status drainAll();
 
-  void *allocate(uint64_t size, bool hostShared);
-  void free(void *ptr);
-  void copy(void *dst, const void *src, size_t size);
+  Expected<void *> allocate(uint64_t size, bool hostShared);
+  Status free(void *ptr);
+  Status copy(void *dst, const void *src, size_t size);
   /// vkCmdCopyBuffer between two device allocations, waited for; the GPU
   /// microseconds between timestamps around it, or -1 without timestamps.
-  double deviceCopy(void *dst, const void *src, size_t size);
-  void setTimingCallback(KilnTimingCallback callback, void *user);
-  void fill(void *dst, uint32_t pattern, unsigned patternBytes, size_t count);
+  Expected<double> deviceCopy(void *dst, const void *src, size_t size);
+  Status setTimingCallback(KilnTimingCallback callback, void *user);
+  Status fill(void *dst, uint32_t pattern, unsigned patternBytes,
+              size_t count);
 
   Stream *defaultStream() { return &defaultStream_; }
   Stream *createStream();
-  void destroyStream(Stream *stream);
+  Status destroyStream(Stream *stream);
 
+  /// Releases everything (from an exit handler). Validation messages not
+  /// reported yet end the process with status 1 (checkValidation reports
+  /// them as an error before that).
   void teardown();
-  void checkValidation();
+  /// A Validation error when the layer reported messages since last asked.
+  Status checkValidation();
   /// Writes a validation layer settings file with the printf buffer size and
   /// points VK_LAYER_SETTINGS_PATH at its directory, which it returns ("" if
   /// the user set VK_LAYER_SETTINGS_PATH).
-  std::string writePrintfSettings();
+  Expected<std::string> writePrintfSettings();
+
+  /// Every device, one paragraph each (DeviceInfo.cpp).
+  Expected<std::string> describeDevices();
+  /// The `#spirv.target_env` of the device the runtime uses.
+  Expected<std::string> deviceTargetEnv();
+  Status deviceInfo(KilnVulkanDeviceInfo &info);
 
   vk::Functions vk;
   VkInstance instance = VK_NULL_HANDLE;
@@ -232,6 +327,12 @@ public:
   /// KILN_TIMEOUT: the longest wait for the device, in seconds (0: none).
   double timeoutSeconds = 0;
   bool torndown = false;
+  /// Set when the device was lost or a wait timed out: every later call
+  /// fails with it.
+  Status broken;
+  /// A wait timed out: the device still runs the work, so teardown releases
+  /// nothing.
+  bool stuck = false;
   uint64_t importAlignment = 4096;
   /// Counted by the messenger, which the layer may call from a wait that
   /// released the lock.
@@ -242,52 +343,59 @@ public:
 
 private:
   Context() = default;
-  void createMessenger();
-  Submission *acquireSubmission(uint32_t buffers);
-  void submit(Submission *s, Stream *stream);
+  Status createMessenger();
+  /// Releases everything the device owns, then the device.
+  void destroyDevice();
+  /// A submission ready to record (from the free list or new). Until it is
+  /// submitted, giveBack() returns it.
+  Expected<Submission *> acquireSubmission(uint32_t buffers);
+  void giveBack(Submission *s);
+  Status submit(Submission *s, Stream *stream);
   /// Timestamp queries around a command: a pool of two on `s`, the start
   /// (0, resetting the pool) or end (1) stamp, and the microseconds between
   /// them once `s` completed (-1 when unavailable).
-  void createQueries(Submission *s);
+  Status createQueries(Submission *s);
   void writeTimestamp(Submission *s, uint32_t which);
   double gpuMicroseconds(Submission *s);
-  void complete(Submission *s);
+  Status complete(Submission *s);
   /// Waits for `targets` (a copy: other threads may change the lists it
   /// came from while the lock is released) and completes them.
-  void waitAndComplete(std::vector<Submission *> targets);
+  Status waitAndComplete(std::vector<Submission *> targets);
   /// Puts a completed submission back in the free list, its fence reset.
-  void recycle(Submission *s);
-  void beginRecording(VkCommandBuffer cmd);
+  Status recycle(Submission *s);
+  Status beginRecording(VkCommandBuffer cmd);
   void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStages,
                      VkAccessFlags srcAccess, VkPipelineStageFlags dstStages,
                      VkAccessFlags dstAccess);
   /// Records `body` into a fresh submission, submits it and waits. With
   /// `timed` (and timestamps on the queue), returns the GPU microseconds
   /// between timestamps around `body`; otherwise -1.
-  template <typename F> double runNow(F body, bool timed = false);
-  void createPipeline(Kernel *kernel, size_t rawBuffers);
+  template <typename F>
+  Expected<double> runNow(F body, bool timed = false);
+  Status createPipeline(Kernel *kernel, size_t rawBuffers);
   const Allocation *findAllocation(uintptr_t lo, uintptr_t hi) const;
   uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want,
                           VkMemoryPropertyFlags avoid = 0) const;
-  /// A buffer with memory bound; what fails is fatal, naming `purpose`, the
-  /// size and the device's memory.
-  void createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
-                    VkMemoryPropertyFlags want, VkBuffer &buffer,
-                    VkDeviceMemory &memory, bool &hostVisible,
-                    const std::string &purpose);
+  /// A buffer with memory bound; an error names `purpose`, the size and
+  /// the device's memory.
+  Status createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
+                      VkMemoryPropertyFlags want, Owned<VkBuffer> &buffer,
+                      Owned<VkDeviceMemory> &memory, bool &hostVisible,
+                      const std::string &purpose);
   /// "N bytes (X GiB)" against what device-local memory the device has.
-  [[noreturn]] void outOfMemory(const std::string &purpose, uint64_t bytes,
-                                const char *call, VkResult result);
+  Status outOfMemory(const std::string &purpose, uint64_t bytes,
+                     const char *call, VkResult result, const char *file,
+                     int line);
   /// Imports or stages the host memory of kernel `kernel`'s launch.
-  void mapSegments(std::vector<HostSegment> &segments,
-                   const std::string &kernel);
+  Status mapSegments(std::vector<HostSegment> &segments,
+                     const std::string &kernel);
   void releaseSegment(HostSegment &segment, bool copyBack);
 
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
-  VkPipelineCache pipelineCache = VK_NULL_HANDLE;
-  VkCommandPool commandPool = VK_NULL_HANDLE;
-  VkBuffer emptyBuffer = VK_NULL_HANDLE;
-  VkDeviceMemory emptyMemory = VK_NULL_HANDLE;
+  Owned<VkPipelineCache> pipelineCache;
+  Owned<VkCommandPool> commandPool;
+  Owned<VkDeviceMemory> emptyMemory;
+  Owned<VkBuffer> emptyBuffer;
   int requestedDevice = -1;
   std::vector<std::unique_ptr<Module>> modules;
   std::vector<std::unique_ptr<Submission>> submissions;

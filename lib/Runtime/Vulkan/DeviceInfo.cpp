@@ -10,6 +10,7 @@
 #include "Capabilities.h"
 #include "Context.h"
 
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -105,58 +106,71 @@ struct DeviceQuery {
 };
 } // namespace
 
-extern "C" int kilnVulkanListDevices() {
-  Context &c = Context::get();
-  std::lock_guard<std::mutex> lock(c.mutex);
-  std::vector<VkPhysicalDevice> devices = c.physicalDevices();
-  if (devices.empty()) {
-    std::fprintf(stderr, "kiln-vulkan: no Vulkan device found\n");
-    return 1;
+/// printf into a std::string.
+[[gnu::format(printf, 2, 3)]] static void appendf(std::string &out,
+                                                  const char *format, ...) {
+  va_list args, copy;
+  va_start(args, format);
+  va_copy(copy, args);
+  int n = std::vsnprintf(nullptr, 0, format, copy);
+  va_end(copy);
+  if (n > 0) {
+    size_t old = out.size();
+    out.resize(old + n + 1);
+    std::vsnprintf(&out[old], n + 1, format, args);
+    out.resize(old + n);
   }
+  va_end(args);
+}
+
+Expected<std::string> Context::describeDevices() {
+  Context &c = *this;
+  KILN_ASSIGN_OR_RETURN(std::vector<VkPhysicalDevice> devices,
+                        physicalDevices());
+  if (devices.empty())
+    return KILN_ERROR(Driver, "no Vulkan device found");
+  std::string out;
   for (size_t i = 0; i < devices.size(); ++i) {
     DeviceQuery q(c, devices[i]);
     const VkPhysicalDeviceLimits &l = q.props.limits;
-    std::printf("%zu: %s\n", i, q.props.deviceName);
-    std::printf("  type: %s, vendor 0x%04x, device 0x%04x\n",
+    appendf(out, "%zu: %s\n", i, q.props.deviceName);
+    appendf(out, "  type: %s, vendor 0x%04x, device 0x%04x\n",
                 deviceTypeName(q.props.deviceType), q.props.vendorID,
                 q.props.deviceID);
-    std::printf("  api: %s, driver: %s", versionText(q.props.apiVersion).c_str(),
+    appendf(out, "  api: %s, driver: %s", versionText(q.props.apiVersion).c_str(),
                 versionText(q.props.driverVersion).c_str());
     if (q.v12())
-      std::printf(" (%s %s)", q.driver.driverName, q.driver.driverInfo);
-    std::printf("\n");
+      appendf(out, " (%s %s)", q.driver.driverName, q.driver.driverInfo);
+    appendf(out, "\n");
     for (uint32_t h = 0; h < q.memory.memoryHeapCount; ++h)
-      std::printf("  memory heap %u: %.1f MiB%s\n", h,
+      appendf(out, "  memory heap %u: %.1f MiB%s\n", h,
                   q.memory.memoryHeaps[h].size / (1024.0 * 1024.0),
                   q.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT
                       ? ", device local"
                       : "");
-    std::printf("  subgroup size: %u", q.subgroup.subgroupSize);
+    appendf(out, "  subgroup size: %u", q.subgroup.subgroupSize);
     if (q.sizeControl.minSubgroupSize)
-      std::printf(" (%u to %u)", q.sizeControl.minSubgroupSize,
+      appendf(out, " (%u to %u)", q.sizeControl.minSubgroupSize,
                   q.sizeControl.maxSubgroupSize);
-    std::printf("\n");
-    std::printf("  max workgroup size: [%u, %u, %u], invocations: %u\n",
+    appendf(out, "\n");
+    appendf(out, "  max workgroup size: [%u, %u, %u], invocations: %u\n",
                 l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupSize[1],
                 l.maxComputeWorkGroupSize[2], l.maxComputeWorkGroupInvocations);
-    std::printf("  max workgroup count: [%u, %u, %u]\n",
+    appendf(out, "  max workgroup count: [%u, %u, %u]\n",
                 l.maxComputeWorkGroupCount[0], l.maxComputeWorkGroupCount[1],
                 l.maxComputeWorkGroupCount[2]);
-    std::printf("  shared memory: %u bytes, push constants: %u bytes, "
+    appendf(out, "  shared memory: %u bytes, push constants: %u bytes, "
                 "storage buffer range: %u bytes\n",
                 l.maxComputeSharedMemorySize, l.maxPushConstantsSize,
                 l.maxStorageBufferRange);
   }
-  return 0;
+  return std::move(out);
 }
 
-extern "C" const char *kilnVulkanDeviceTargetEnv() {
-  static std::string text;
-  Context &c = Context::get();
-  std::lock_guard<std::mutex> lock(c.mutex);
-  if (!text.empty())
-    return text.c_str();
-  DeviceQuery q(c, c.choosePhysicalDevice());
+Expected<std::string> Context::deviceTargetEnv() {
+  Context &c = *this;
+  KILN_ASSIGN_OR_RETURN(VkPhysicalDevice chosen, choosePhysicalDevice());
+  DeviceQuery q(c, chosen);
   uint32_t api = q.props.apiVersion;
   const char *version = api >= VK_API_VERSION_1_3   ? "v1.6"
                         : api >= VK_API_VERSION_1_2 ? "v1.5"
@@ -270,7 +284,7 @@ extern "C" const char *kilnVulkanDeviceTargetEnv() {
     return s;
   };
   const VkPhysicalDeviceLimits &l = q.props.limits;
-  text = std::string("#spirv.target_env<#spirv.vce<") + version + ", [" +
+  std::string text = std::string("#spirv.target_env<#spirv.vce<") + version + ", [" +
          join(caps) + "], [" + join(exts) + "]>, api=Vulkan, " +
          (std::strcmp(vendor, "Unknown") == 0
               ? std::string()
@@ -290,24 +304,26 @@ extern "C" const char *kilnVulkanDeviceTargetEnv() {
             ", max_subgroup_size = " +
             std::to_string(q.sizeControl.maxSubgroupSize);
   text += ">>";
-  return text.c_str();
+  return std::move(text);
 }
 
-extern "C" int kilnVulkanGetDeviceInfo(KilnVulkanDeviceInfo *info) {
-  Context &c = Context::get();
-  std::lock_guard<std::mutex> lock(c.mutex);
-  c.initInstance();
-  DeviceQuery q(c, c.choosePhysicalDevice());
+Status Context::deviceInfo(KilnVulkanDeviceInfo &result) {
+  Context &c = *this;
+  KILN_ASSIGN_OR_RETURN(VkPhysicalDevice chosen, choosePhysicalDevice());
+  DeviceQuery q(c, chosen);
+  KilnVulkanDeviceInfo *info = &result;
   *info = KilnVulkanDeviceInfo{};
   std::snprintf(info->name, sizeof(info->name), "%s", q.props.deviceName);
   std::snprintf(info->type, sizeof(info->type), "%s",
                 deviceTypeName(q.props.deviceType));
   std::snprintf(info->apiVersion, sizeof(info->apiVersion), "%s",
                 versionText(q.props.apiVersion).c_str());
-  if (q.v12())
-    std::snprintf(info->driver, sizeof(info->driver), "%s %s",
-                  q.driver.driverName, q.driver.driverInfo);
-  else
+  if (q.v12()) {
+    // Both names may fill their 256 bytes: cut what does not fit.
+    std::string driver =
+        std::string(q.driver.driverName) + " " + q.driver.driverInfo;
+    std::snprintf(info->driver, sizeof(info->driver), "%s", driver.c_str());
+  } else
     std::snprintf(info->driver, sizeof(info->driver), "driver version %u",
                   q.props.driverVersion);
   info->vendorID = q.props.vendorID;
@@ -322,5 +338,5 @@ extern "C" int kilnVulkanGetDeviceInfo(KilnVulkanDeviceInfo *info) {
   info->maxWorkgroupInvocations = q.props.limits.maxComputeWorkGroupInvocations;
   info->maxSharedMemoryBytes = q.props.limits.maxComputeSharedMemorySize;
   info->deviceLocalBytes = deviceLocalBytes(q.memory);
-  return 0;
+  return Status::success();
 }

@@ -1,18 +1,27 @@
 //===- Runtime.cpp - The mgpu* ABI and Kiln's entry points on Vulkan -------===//
+//
+// One implementation behind two doors: kilnVulkanRuntime(), the C++
+// interface that returns every error (kiln/Runtime/Runtime.h), and the
+// mgpu* / kiln* C entry points, thin wrappers over it that report an error
+// on stderr and exit, because upstream's ABI has no error returns.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Context.h"
 #include "../FillResource.h"
+#include "kiln/Runtime/Runtime.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 
 using namespace kiln;
 using namespace kiln::vkrt;
 
 namespace {
-/// Locks the context for one entry point; waits for the device inside it
-/// release the lock (Context::heldLock) so that other threads go on.
+/// Locks the context for one call; waits for the device inside it release
+/// the lock (Context::heldLock) so that other threads go on.
 struct Locked {
   Locked() : context(Context::get()), lock(context.mutex) {
     outer = Context::heldLock;
@@ -23,60 +32,178 @@ struct Locked {
   std::unique_lock<std::mutex> lock;
   std::unique_lock<std::mutex> *outer;
 };
+
+class VulkanRuntime final : public rt::Runtime {
+public:
+  const char *backend() const override { return "vulkan"; }
+
+  Status initialize() override {
+    Locked l;
+    KILN_TRY(l.context.usable());
+    return l.context.initDevice();
+  }
+
+  Expected<std::string> describeDevices() override {
+    Locked l;
+    return l.context.describeDevices();
+  }
+
+  Expected<std::string> deviceTarget() override {
+    Locked l;
+    return l.context.deviceTargetEnv();
+  }
+
+  Expected<void *> loadModule(const void *data, size_t size) override {
+    Locked l;
+    KILN_TRY(l.context.usable());
+    KILN_ASSIGN_OR_RETURN(Module * module, l.context.loadModule(data, size));
+    return static_cast<void *>(module);
+  }
+
+  Status unloadModule(void *module) override {
+    Locked l;
+    l.context.unloadModule(static_cast<Module *>(module));
+    return Status::success();
+  }
+
+  Expected<void *> getFunction(void *module, const char *name) override {
+    Locked l;
+    KILN_TRY(l.context.usable());
+    KILN_ASSIGN_OR_RETURN(Kernel * kernel,
+                          l.context.getKernel(static_cast<Module *>(module),
+                                              name));
+    return static_cast<void *>(kernel);
+  }
+
+  Status launch(void *function, rt::Dim3 grid, rt::Dim3 block,
+                int32_t sharedMemoryBytes, void *stream, void **params,
+                size_t paramsCount) override {
+    Locked l;
+    KILN_TRY(l.context.usable());
+    auto *kernel = static_cast<Kernel *>(function);
+    if (!kernel)
+      return KILN_ERROR(InvalidArgument,
+                        "mgpuLaunchKernel with a null function");
+    if (sharedMemoryBytes != 0)
+      return KILN_ERROR(InvalidArgument,
+                        "kernel '" + kernel->name + "' launched with " +
+                            std::to_string(sharedMemoryBytes) +
+                            " bytes of dynamic shared memory; Vulkan kernels "
+                            "declare their workgroup memory statically");
+    intptr_t grids[3] = {grid.x, grid.y, grid.z};
+    intptr_t blocks[3] = {block.x, block.y, block.z};
+    return l.context.launch(kernel, grids, blocks,
+                            static_cast<Stream *>(stream), params,
+                            paramsCount);
+  }
+
+  Expected<void *> createStream() override {
+    Locked l;
+    KILN_TRY(l.context.usable());
+    KILN_TRY(l.context.initDevice());
+    return static_cast<void *>(l.context.createStream());
+  }
+
+  Status destroyStream(void *stream) override {
+    Locked l;
+    KILN_TRY(l.context.usable());
+    return l.context.destroyStream(static_cast<Stream *>(stream));
+  }
+
+  Status synchronize(void *stream) override {
+    Locked l;
+    KILN_TRY(l.context.usable());
+    return l.context.synchronize(static_cast<Stream *>(stream));
+  }
+
+  Expected<void *> allocate(uint64_t bytes, bool hostShared) override {
+    Locked l;
+    KILN_TRY(l.context.usable());
+    return l.context.allocate(bytes, hostShared);
+  }
+
+  Status free(void *pointer) override {
+    Locked l;
+    KILN_TRY(l.context.usable());
+    return l.context.free(pointer);
+  }
+
+  Status copy(void *dst, const void *src, size_t bytes, void *) override {
+    Locked l;
+    KILN_TRY(l.context.usable());
+    return l.context.copy(dst, src, bytes);
+  }
+
+  Status fill32(void *dst, uint32_t value, size_t count, void *) override {
+    Locked l;
+    KILN_TRY(l.context.usable());
+    return l.context.fill(dst, value, 4, count);
+  }
+
+  Status setTimingCallback(KilnTimingCallback callback, void *user) override {
+    Locked l;
+    KILN_TRY(l.context.usable());
+    return l.context.setTimingCallback(callback, user);
+  }
+
+  Expected<double> deviceCopy(void *dst, const void *src,
+                              size_t bytes) override {
+    Locked l;
+    KILN_TRY(l.context.usable());
+    return l.context.deviceCopy(dst, src, bytes);
+  }
+};
+
+VulkanRuntime &runtime() {
+  // Never destroyed, as the Context (JIT module destructors call in late).
+  static VulkanRuntime *instance = new VulkanRuntime();
+  return *instance;
+}
+
+/// What the mgpu* entry points do with an error: report it and exit.
+constexpr rt::ExitOnError orExit{"kiln-vulkan"};
 } // namespace
 
 extern "C" {
 
+rt::Runtime *kilnVulkanRuntime() { return &runtime(); }
+
 void *mgpuModuleLoad(const void *data, size_t gpuBlobSize) {
-  Locked l;
-  return l.context.loadModule(data, gpuBlobSize);
+  return orExit(runtime().loadModule(data, gpuBlobSize));
 }
 
 void *mgpuModuleLoadJIT(void *, int) {
-  fatal("mgpuModuleLoadJIT: Vulkan modules are binaries; load them with "
-        "mgpuModuleLoad");
+  rt::exitWith("kiln-vulkan",
+               KILN_ERROR(InvalidArgument,
+                          "mgpuModuleLoadJIT: Vulkan modules are binaries; "
+                          "load them with mgpuModuleLoad"));
 }
 
 void mgpuModuleUnload(void *module) {
-  Locked l;
-  l.context.unloadModule(static_cast<Module *>(module));
+  orExit(runtime().unloadModule(module));
 }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
-  Locked l;
-  return l.context.getKernel(static_cast<Module *>(module), name);
+  return orExit(runtime().getFunction(module, name));
 }
 
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, void *stream,
                       void **params, void **, size_t paramsCount) {
-  Locked l;
-  if (smem != 0)
-    fatal("kernel '" + static_cast<Kernel *>(function)->name +
-          "' launched with " + std::to_string(smem) +
-          " bytes of dynamic shared memory; Vulkan kernels declare their "
-          "workgroup memory statically");
-  intptr_t grid[3] = {gridX, gridY, gridZ};
-  intptr_t block[3] = {blockX, blockY, blockZ};
-  l.context.launch(static_cast<Kernel *>(function), grid, block,
-                   static_cast<Stream *>(stream), params, paramsCount);
+  orExit(runtime().launch(function, {gridX, gridY, gridZ},
+                          {blockX, blockY, blockZ}, smem, stream, params,
+                          paramsCount));
 }
 
-void *mgpuStreamCreate() {
-  Locked l;
-  l.context.initDevice();
-  return l.context.createStream();
-}
+void *mgpuStreamCreate() { return orExit(runtime().createStream()); }
 
 void mgpuStreamDestroy(void *stream) {
-  Locked l;
-  l.context.destroyStream(static_cast<Stream *>(stream));
+  orExit(runtime().destroyStream(stream));
 }
 
 void mgpuStreamSynchronize(void *stream) {
-  Locked l;
-  l.context.synchronize(static_cast<Stream *>(stream));
+  orExit(runtime().synchronize(stream));
 }
 
 void mgpuStreamWaitEvent(void *, void *) {
@@ -90,7 +217,7 @@ void mgpuEventDestroy(void *event) { delete static_cast<Event *>(event); }
 
 void mgpuEventSynchronize(void *event) {
   Locked l;
-  l.context.synchronize(static_cast<Event *>(event));
+  orExit(l.context.synchronize(static_cast<Event *>(event)));
 }
 
 void mgpuEventRecord(void *event, void *stream) {
@@ -99,28 +226,23 @@ void mgpuEventRecord(void *event, void *stream) {
 }
 
 void *mgpuMemAlloc(uint64_t sizeBytes, void *, bool isHostShared) {
-  Locked l;
-  return l.context.allocate(sizeBytes, isHostShared);
+  return orExit(runtime().allocate(sizeBytes, isHostShared));
 }
 
-void mgpuMemFree(void *ptr, void *) {
-  Locked l;
-  l.context.free(ptr);
+void mgpuMemFree(void *ptr, void *) { orExit(runtime().free(ptr)); }
+
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
+  orExit(runtime().copy(dst, src, sizeBytes, stream));
 }
 
-void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *) {
-  Locked l;
-  l.context.copy(dst, src, sizeBytes);
-}
-
-void mgpuMemset32(void *dst, uint32_t value, size_t count, void *) {
-  Locked l;
-  l.context.fill(dst, value, 4, count);
+void mgpuMemset32(void *dst, uint32_t value, size_t count, void *stream) {
+  orExit(runtime().fill32(dst, value, count, stream));
 }
 
 void mgpuMemset16(void *dst, unsigned short value, size_t count, void *) {
   Locked l;
-  l.context.fill(dst, value, 2, count);
+  orExit(l.context.usable());
+  orExit(l.context.fill(dst, value, 2, count));
 }
 
 void mgpuSetDefaultDevice(int32_t device) {
@@ -128,14 +250,46 @@ void mgpuSetDefaultDevice(int32_t device) {
   l.context.setDefaultDevice(device);
 }
 
-void kilnVulkanSetTimingCallback(KilnTimingCallback callback, void *user) {
+int kilnVulkanListDevices() {
+  Expected<std::string> text = runtime().describeDevices();
+  if (!text) {
+    std::fprintf(stderr, "kiln-vulkan: %s\n", text.error().message().c_str());
+    return 1;
+  }
+  std::fputs(text->c_str(), stdout);
+  return 0;
+}
+
+const char *kilnVulkanDeviceTargetEnv() {
+  static std::mutex mutex;
+  static std::string cached;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!cached.empty())
+    return cached.c_str();
+  Expected<std::string> text = runtime().deviceTarget();
+  if (!text) {
+    std::fprintf(stderr, "kiln-vulkan: %s\n", text.error().message().c_str());
+    return nullptr;
+  }
+  cached = *text;
+  return cached.c_str();
+}
+
+int kilnVulkanGetDeviceInfo(KilnVulkanDeviceInfo *info) {
   Locked l;
-  l.context.setTimingCallback(callback, user);
+  if (Status error = l.context.deviceInfo(*info)) {
+    std::fprintf(stderr, "kiln-vulkan: %s\n", error.message().c_str());
+    return 1;
+  }
+  return 0;
+}
+
+void kilnVulkanSetTimingCallback(KilnTimingCallback callback, void *user) {
+  orExit(runtime().setTimingCallback(callback, user));
 }
 
 double kilnVulkanDeviceCopy(void *dst, const void *src, size_t sizeBytes) {
-  Locked l;
-  return l.context.deviceCopy(dst, src, sizeBytes);
+  return orExit(runtime().deviceCopy(dst, src, sizeBytes));
 }
 
 void kilnVulkanGetStats(KilnVulkanStats *stats) {

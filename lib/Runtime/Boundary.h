@@ -1,0 +1,76 @@
+//===- Boundary.h - Where the runtimes' errors end the process --*- C++ -*-===//
+//
+// Both runtimes' internal functions return errors (kiln/Runtime/Status.h);
+// the mgpu* entry points, whose ABI has no error returns, end the process
+// with them, through orExit here. Also the scope guard both use to release
+// what a failing path created. Standard C++ only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_RUNTIME_BOUNDARY_H
+#define KILN_RUNTIME_BOUNDARY_H
+
+#include "Timeout.h"
+#include "kiln/Runtime/Status.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+
+namespace kiln {
+namespace rt {
+
+/// "RUNTIME: MESSAGE" on stderr, after what stdout holds.
+inline void printError(const char *runtime, const Status &error) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s: %s\n", runtime, error.message().c_str());
+  std::fflush(stderr);
+}
+
+/// Reports `error` and ends the process with status 1: through the exit
+/// handlers (which release what the runtime created), or after a Timeout at
+/// once, because the device still runs the work and they could wait for it.
+[[noreturn]] inline void exitWith(const char *runtime, const Status &error) {
+  if (error.kind() == ErrorKind::Timeout)
+    stopAfterTimeout(runtime, error.message());
+  printError(runtime, error);
+  std::exit(1);
+}
+
+/// For the entry points without an error return: `orExit(status)` and
+/// `value = orExit(expected)` end the process on an error.
+struct ExitOnError {
+  const char *runtime;
+  void operator()(const Status &status) const {
+    if (status)
+      exitWith(runtime, status);
+  }
+  template <typename T> T operator()(Expected<T> value) const {
+    if (!value)
+      exitWith(runtime, value.error());
+    return std::move(*value);
+  }
+};
+
+/// Runs a function when it goes out of scope, unless dismissed.
+template <typename F> class ScopeExit {
+public:
+  explicit ScopeExit(F f) : f(std::move(f)) {}
+  ScopeExit(const ScopeExit &) = delete;
+  ScopeExit &operator=(const ScopeExit &) = delete;
+  ~ScopeExit() {
+    if (armed)
+      f();
+  }
+  void dismiss() { armed = false; }
+
+private:
+  F f;
+  bool armed = true;
+};
+template <typename F> ScopeExit(F) -> ScopeExit<F>;
+
+} // namespace rt
+} // namespace kiln
+
+#endif // KILN_RUNTIME_BOUNDARY_H
