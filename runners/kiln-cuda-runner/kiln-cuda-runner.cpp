@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
   if (!wanted.empty())
     setenv("KILN_CUDA_DEVICE", wanted.c_str(), 1);
   if (kiln::hasFlag(argc, argv, "list-devices"))
-    return kiln::listRuntimeDevices(*kilnCudaRuntime(), "kiln-cuda");
+    return kilnCudaListDevices(); // Also an error when there are none.
   if (kiln::hasFlag(argc, argv, "print-chip"))
     return kiln::printRuntimeTarget(*kilnCudaRuntime(), "kiln-cuda");
   JitRunnerConfig config;

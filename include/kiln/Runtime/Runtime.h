@@ -16,8 +16,10 @@
 //     report(s); // s.kind(), s.message(), s.info().call, s.where()
 //
 // After an error the runtime stays usable, except after DeviceLost (every
-// later call fails with it) and Timeout (the device still runs the work;
-// calls that need it fail, and the runtime releases nothing at exit).
+// later call fails with it). After a Timeout the device still runs the
+// work: the Vulkan runtime fails every later call with it and releases
+// nothing at exit; the CUDA runtime goes on (later waits on that work time
+// out again).
 // The accessors, kilnVulkanRuntime() and kilnCudaRuntime(), are declared in
 // VulkanRuntime.h and CUDARuntime.h and are plain C symbols, so a program
 // may also find them with dlsym.

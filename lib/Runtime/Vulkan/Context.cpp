@@ -35,7 +35,8 @@ Status kiln::vkrt::vkStatus(VkResult result, const char *call,
     return Status::success();
   rt::ErrorKind kind = rt::ErrorKind::Driver;
   std::string message = std::string(call) + " failed: " + vk::resultName(result);
-  if (result == VK_ERROR_DEVICE_LOST) {
+  bool lost = result == VK_ERROR_DEVICE_LOST;
+  if (lost) {
     kind = rt::ErrorKind::DeviceLost;
     message += " (the device was lost; a kernel may have faulted or run too "
                "long)";
@@ -47,8 +48,12 @@ Status kiln::vkrt::vkStatus(VkResult result, const char *call,
              result == VK_ERROR_LAYER_NOT_PRESENT) {
     kind = rt::ErrorKind::Unsupported;
   }
-  return rt::makeCallError(kind, std::move(message), call,
-                           vk::resultName(result), result, file, line);
+  Status error = rt::makeCallError(kind, std::move(message), call,
+                                   vk::resultName(result), result, file, line);
+  // Every later call fails with it (callers hold the runtime's lock).
+  if (lost && !Context::get().broken)
+    Context::get().broken = error;
+  return error;
 }
 
 Reservation &Reservation::operator=(Reservation &&other) noexcept {
@@ -294,7 +299,8 @@ Status Context::initInstance() {
   info.ppEnabledLayerNames = layers.data();
   info.enabledExtensionCount = extensions.size();
   info.ppEnabledExtensionNames = extensions.data();
-  VkResult result = vk.vkCreateInstance(&info, nullptr, &instance);
+  VkInstance created = VK_NULL_HANDLE;
+  VkResult result = vk.vkCreateInstance(&info, nullptr, &created);
   if (!settingsDir.empty()) {
     unsetenv("VK_LAYER_SETTINGS_PATH");
     std::remove((settingsDir + "/vk_layer_settings.txt").c_str());
@@ -309,6 +315,7 @@ Status Context::initInstance() {
         "vkCreateInstance", "VK_ERROR_INCOMPATIBLE_DRIVER", result, __FILE__,
         __LINE__);
   KILN_VK(result, "vkCreateInstance");
+  instance = created;
   ++stats.instances;
   // Exit handlers run in reverse order of registration, and the driver and
   // the layers the loader has just opened registered their static
@@ -316,7 +323,18 @@ Status Context::initInstance() {
   // debug printf crashes lavapipe's vkDestroyDevice otherwise).
   static bool exitHandler = false;
   if (!exitHandler)
-    std::atexit([] { Context::get().teardown(); });
+    std::atexit([] {
+      // An entry point reports an error and exits after releasing the
+      // lock: other threads may be inside the runtime. Teardown waits for
+      // them (unless this thread holds the lock already).
+      Context &context = Context::get();
+      if (heldLock && heldLock->owns_lock()) {
+        context.teardown();
+        return;
+      }
+      std::lock_guard<std::mutex> lock(context.mutex);
+      context.teardown();
+    });
   exitHandler = true;
   // What fails from here leaves no instance behind: a later call starts
   // over.
@@ -591,11 +609,14 @@ Status Context::initDevice() {
   info.pQueueCreateInfos = &queueInfo;
   info.enabledExtensionCount = extensions.size();
   info.ppEnabledExtensionNames = extensions.data();
-  KILN_VK(vk.vkCreateDevice(physical, &info, nullptr, &device),
+  // Created into a local: a failed call leaves its output undefined.
+  VkDevice created = VK_NULL_HANDLE;
+  KILN_VK(vk.vkCreateDevice(physical, &info, nullptr, &created),
           "vkCreateDevice");
+  device = created;
   ++stats.devices;
   // What fails from here leaves no device behind: a later call starts over.
-  ScopeExit dropDevice([&] { destroyDevice(); });
+  ScopeExit dropDevice([&] { destroyDeviceObjects(); });
   vk.vkGetDeviceQueue(device, queueFamily, 0, &queue);
 
   VkPipelineCacheCreateInfo cacheInfo{
@@ -627,6 +648,10 @@ void Context::destroyDevice() {
   submissions.clear();
   modules.clear();
   allocations.clear();
+  destroyDeviceObjects();
+}
+
+void Context::destroyDeviceObjects() {
   emptyBuffer.reset();
   emptyMemory.reset();
   commandPool.reset();
@@ -892,6 +917,9 @@ Status Context::setTimingCallback(KilnTimingCallback callback, void *user) {
 
 Expected<double> Context::deviceCopy(void *dst, const void *src, size_t size) {
   KILN_TRY(initDevice());
+  // Looked up after the wait, which releases the lock (another thread may
+  // free meanwhile).
+  KILN_TRY(drainAll());
   auto d = reinterpret_cast<uintptr_t>(dst);
   auto s = reinterpret_cast<uintptr_t>(src);
   const Allocation *da = findAllocation(d, d + size);
@@ -900,7 +928,6 @@ Expected<double> Context::deviceCopy(void *dst, const void *src, size_t size) {
     return KILN_ERROR(InvalidArgument,
                       "kilnVulkanDeviceCopy: both sides must be non-empty "
                       "ranges of device allocations (mgpuMemAlloc)");
-  KILN_TRY(drainAll());
   return runNow(
       [&](VkCommandBuffer cmd) {
         VkBufferCopy region{s - sa->base, d - da->base, size};
@@ -914,11 +941,12 @@ Status Context::copy(void *dst, const void *src, size_t size) {
   KILN_TRY(initDevice());
   if (size == 0)
     return Status::success();
+  // Looked up after the wait, which releases the lock.
+  KILN_TRY(drainAll());
   auto d = reinterpret_cast<uintptr_t>(dst);
   auto s = reinterpret_cast<uintptr_t>(src);
   const Allocation *da = findAllocation(d, d + size);
   const Allocation *sa = findAllocation(s, s + size);
-  KILN_TRY(drainAll());
   if (!da && !sa) {
     std::memmove(dst, src, size);
     return Status::success();
@@ -953,21 +981,25 @@ Status Context::copy(void *dst, const void *src, size_t size) {
   KILN_VK(vk.vkMapMemory(device, memory.get(), 0, VK_WHOLE_SIZE, 0, &mapped),
           "vkMapMemory");
   ++stats.stagedCopies;
-  if (da) {
+  if (da)
     std::memcpy(mapped, src, size);
-    return runNow([&](VkCommandBuffer cmd) {
-             VkBufferCopy region{0, d - da->base, size};
-             vk.vkCmdCopyBuffer(cmd, staging.get(), da->buffer.get(), 1,
-                                &region);
-           })
-        .takeError();
+  Status copied = runNow([&](VkCommandBuffer cmd) {
+                    VkBufferCopy region{da ? 0 : s - sa->base,
+                                        da ? d - da->base : 0, size};
+                    vk.vkCmdCopyBuffer(
+                        cmd, da ? staging.get() : sa->buffer.get(),
+                        da ? da->buffer.get() : staging.get(), 1, &region);
+                  }).takeError();
+  if (copied) {
+    // A copy that timed out still uses the staging buffer: never free it.
+    if (stuck) {
+      staging.release();
+      memory.release();
+    }
+    return copied;
   }
-  KILN_TRY(runNow([&](VkCommandBuffer cmd) {
-             VkBufferCopy region{s - sa->base, 0, size};
-             vk.vkCmdCopyBuffer(cmd, sa->buffer.get(), staging.get(), 1,
-                                &region);
-           }).takeError());
-  std::memcpy(dst, mapped, size);
+  if (!da)
+    std::memcpy(dst, mapped, size);
   return Status::success();
 }
 
@@ -977,9 +1009,10 @@ Status Context::fill(void *dst, uint32_t pattern, unsigned patternBytes,
   size_t size = count * patternBytes;
   if (size == 0)
     return Status::success();
+  // Looked up after the wait, which releases the lock.
+  KILN_TRY(drainAll());
   auto d = reinterpret_cast<uintptr_t>(dst);
   const Allocation *da = findAllocation(d, d + size);
-  KILN_TRY(drainAll());
   auto fillHost = [&](void *to) {
     for (size_t i = 0; i < count; ++i)
       std::memcpy(static_cast<char *>(to) + i * patternBytes, &pattern,
@@ -1505,10 +1538,7 @@ Status Context::submit(Submission *s, Stream *stream) {
   info.commandBufferCount = 1;
   info.pCommandBuffers = &s->cmd;
   s->submitted = std::chrono::steady_clock::now();
-  VkResult result = vk.vkQueueSubmit(queue, 1, &info, s->fence.get());
-  if (result == VK_ERROR_DEVICE_LOST)
-    broken = vkStatus(result, "vkQueueSubmit", __FILE__, __LINE__);
-  KILN_VK(result, "vkQueueSubmit");
+  KILN_VK(vk.vkQueueSubmit(queue, 1, &info, s->fence.get()), "vkQueueSubmit");
   s->submitReturned = std::chrono::steady_clock::now();
   s->stream = stream;
   if (stream)

@@ -75,6 +75,12 @@ public:
     reset();
     return &handle;
   }
+  /// Gives the handle up without destroying it (the device still uses it).
+  Handle release() {
+    Handle h = handle;
+    handle = VK_NULL_HANDLE;
+    return h;
+  }
   void reset() {
     if (handle != VK_NULL_HANDLE && destroy)
       destroy(device, handle, nullptr);
@@ -346,6 +352,9 @@ private:
   Status createMessenger();
   /// Releases everything the device owns, then the device.
   void destroyDevice();
+  /// Releases what initDevice creates (cache, pool, empty buffer), then the
+  /// device: what a failed initDevice undoes.
+  void destroyDeviceObjects();
   /// A submission ready to record (from the free list or new). Until it is
   /// submitted, giveBack() returns it.
   Expected<Submission *> acquireSubmission(uint32_t buffers);
