@@ -20,8 +20,8 @@
 #include <map>
 #include <memory>
 #include <regex>
-#include <stdexcept>
 #include <sstream>
+#include <stdexcept>
 
 namespace kiln {
 namespace bench {
@@ -965,9 +965,8 @@ void runBenchmarks(Runtime &rt, const Options &options,
     }
   };
   std::unique_ptr<Session> session;
-  family("session", [&] {
-    session = std::make_unique<Session>(rt, options, results);
-  });
+  family("session",
+         [&] { session = std::make_unique<Session>(rt, options, results); });
   if (!session)
     return;
   Session &s = *session;

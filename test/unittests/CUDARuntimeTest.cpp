@@ -449,7 +449,6 @@ TEST(CUDARuntimeErrors, TimingPrintsOneLinePerLaunch) {
       ExitedWithCode(0), "kiln-timing kernel=add_one gpu_us=500.000 host_us=");
 }
 
-
 //===-- The C++ interface: errors come back --------------------------------===//
 
 using kiln::rt::Dim3;
@@ -589,8 +588,8 @@ TEST(CUDARuntimeAPI, BadLaunchesAreErrorsThatNameTheKernel) {
   KilnCudaStats before;
   kilnCudaGetStats(&before);
 
-  Status zero = rt().launch(*function, Dim3{0, 1, 1}, Dim3{8, 1, 1}, 0,
-                            nullptr, params, 1);
+  Status zero = rt().launch(*function, Dim3{0, 1, 1}, Dim3{8, 1, 1}, 0, nullptr,
+                            params, 1);
   EXPECT_EQ(zero.kind(), ErrorKind::InvalidArgument) << summary(zero);
   EXPECT_EQ(zero.message(),
             "kernel 'add_one' launched with grid (0, 1, 1) and block (8, 1, "
@@ -614,8 +613,8 @@ TEST(CUDARuntimeAPI, BadLaunchesAreErrorsThatNameTheKernel) {
   // The runtime goes on.
   Expected<void *> stream = rt().createStream();
   ASSERT_TRUE(stream) << summary(stream.error());
-  EXPECT_FALSE(rt().launch(*function, Dim3{4, 1, 1}, Dim3{8, 1, 1}, 0,
-                           *stream, params, 1));
+  EXPECT_FALSE(rt().launch(*function, Dim3{4, 1, 1}, Dim3{8, 1, 1}, 0, *stream,
+                           params, 1));
   EXPECT_FALSE(rt().synchronize(*stream));
   EXPECT_FALSE(rt().destroyStream(*stream));
   kilnCudaGetStats(&after);
@@ -632,8 +631,8 @@ TEST(CUDARuntimeAPI, FailedLaunchesReleaseTheirTimingEvents) {
   std::vector<TimedLaunch> times;
   ASSERT_FALSE(rt().setTimingCallback(collect, &times));
   int eventsBefore = liveEvents();
-  Status failed = rt().launch(*function, Dim3{}, Dim3{}, 0, nullptr, nullptr,
-                              0);
+  Status failed =
+      rt().launch(*function, Dim3{}, Dim3{}, 0, nullptr, nullptr, 0);
   EXPECT_FALSE(rt().setTimingCallback(nullptr, nullptr));
   EXPECT_EQ(failed.kind(), ErrorKind::DeviceLost) << summary(failed);
   EXPECT_EQ(failed.info().call, "cuLaunchKernel");
@@ -690,8 +689,8 @@ TEST(CUDARuntimeAPI, TimeoutIsAnErrorAndTheRuntimeGoesOn) {
         Expected<void *> stream = rt().createStream();
         void *arg = nullptr;
         void *params[] = {&arg};
-        Status launched = rt().launch(*function, Dim3{}, Dim3{}, 0, *stream,
-                                      params, 1);
+        Status launched =
+            rt().launch(*function, Dim3{}, Dim3{}, 0, *stream, params, 1);
         Status waited = rt().synchronize(*stream);
         std::fprintf(stderr, "launch: %s\nwait: %s\n",
                      summary(launched).c_str(), summary(waited).c_str());
@@ -701,7 +700,8 @@ TEST(CUDARuntimeAPI, TimeoutIsAnErrorAndTheRuntimeGoesOn) {
         std::exit(0);
       },
       ExitedWithCode(0),
-      "launch: success\nwait: timeout \\|  \\|  \\| 0 \\| kernel 'add_one' did not "
+      "launch: success\nwait: timeout \\|  \\|  \\| 0 \\| kernel 'add_one' did "
+      "not "
       "complete within 0.2 s \\(KILN_TIMEOUT\\) on device 0 \\(Fake GPU "
       "0\\)\nagain: success");
 }
@@ -743,8 +743,7 @@ TEST(CUDARuntimeErrors, TimeoutStopsAtOnce) {
 }
 
 TEST(CUDARuntimeErrors, OutOfMemoryThroughMgpuExits) {
-  EXPECT_EXIT(mgpuMemAlloc(2ull << 40, nullptr, false),
-              ExitedWithCode(1),
+  EXPECT_EXIT(mgpuMemAlloc(2ull << 40, nullptr, false), ExitedWithCode(1),
               "kiln-cuda: cannot allocate 2199023255552 bytes \\(2048.0 GiB\\) "
               "for an mgpuMemAlloc \\(gpu.alloc\\) on device 0 \\(Fake GPU "
               "0\\), which has .* of memory: cuMemAlloc failed: "

@@ -75,7 +75,8 @@ const char *errorName(CUresult r) {
   case 218: return "CUDA_ERROR_INVALID_PTX";
   case 500: return "CUDA_ERROR_NOT_FOUND";
   case 700: return "CUDA_ERROR_ILLEGAL_ADDRESS";
-  case 719: return "CUDA_ERROR_LAUNCH_FAILED";
+  case 719:
+    return "CUDA_ERROR_LAUNCH_FAILED";
   case 712: return "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED";
   case 713: return "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED";
   case 999: return "CUDA_ERROR_UNKNOWN";

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Runtime/Runtime.h"
 #include "kiln/Runtime/VulkanRuntime.h"
+#include "kiln/Runtime/Runtime.h"
 #include "kiln/Target/Container.h"
 
 #include <gtest/gtest.h>
@@ -583,9 +583,8 @@ void embedWithErrors() {
   ok &= rt.launch(*fn, {1, 1, 1}, {64, 1, 1}, 0, nullptr, m.params, 5).ok();
   ok &= rt.synchronize(nullptr).ok();
   for (int i = 0; i < 40; ++i)
-    ok &= host[i] == ((i - 1) % 4 == 0 && i >= 1 && (i - 1) / 4 < 8
-                          ? (i - 1) / 4 + 1
-                          : 0);
+    ok &= host[i] ==
+          ((i - 1) % 4 == 0 && i >= 1 && (i - 1) / 4 < 8 ? (i - 1) / 4 + 1 : 0);
   auto device = rt.allocate(40 * sizeof(int32_t), false);
   auto stream = rt.createStream();
   ok &= device && stream;
@@ -607,8 +606,7 @@ void embedWithErrors() {
 
 TEST_F(VulkanRuntime, EmbeddingInterfaceReturnsErrorsAndStaysUsable) {
   REQUIRE_DEVICE();
-  EXPECT_EXIT(embedWithErrors(), ::testing::ExitedWithCode(0),
-              "embedding-ok");
+  EXPECT_EXIT(embedWithErrors(), ::testing::ExitedWithCode(0), "embedding-ok");
 }
 
 /// A launch that outlasts KILN_TIMEOUT comes back as a Timeout error naming
@@ -618,8 +616,8 @@ void embedTimeout() {
   setenv("KILN_TIMEOUT", "0.2", 1);
   using kiln::rt::ErrorKind;
   kiln::rt::Runtime &rt = *kilnVulkanRuntime();
-  std::vector<uint8_t> bytes = container(kSpin, std::size(kSpin), 64, 0,
-                                         memrefArg(0, kNoPushConstant));
+  std::vector<uint8_t> bytes =
+      container(kSpin, std::size(kSpin), 64, 0, memrefArg(0, kNoPushConstant));
   auto module = rt.loadModule(bytes.data(), bytes.size());
   auto fn = module ? rt.getFunction(*module, "main")
                    : kiln::rt::Expected<void *>(module.takeError());
@@ -631,8 +629,8 @@ void embedTimeout() {
   std::vector<uint32_t> data(1 + groups * 64, 0);
   data[0] = 4000000u;
   MemRef1D m{data.data(), data.data(), 0, int64_t(data.size()), 1};
-  bool ok = rt.launch(*fn, {groups, 1, 1}, {64, 1, 1}, 0, nullptr, m.params, 5)
-                .ok();
+  bool ok =
+      rt.launch(*fn, {groups, 1, 1}, {64, 1, 1}, 0, nullptr, m.params, 5).ok();
   kiln::rt::Status waited = rt.synchronize(nullptr);
   ok &= waited && waited.kind() == ErrorKind::Timeout &&
         waited.message().find("kernel 'main' did not complete within 0.2 s "

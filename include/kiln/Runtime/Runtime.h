@@ -76,8 +76,8 @@ public:
   /// `params[i]` points at the i-th kernel argument value, as for
   /// mgpuLaunchKernel; `stream` null is the default stream.
   virtual Status launch(void *function, Dim3 grid, Dim3 block,
-                        int32_t sharedMemoryBytes, void *stream,
-                        void **params, size_t paramsCount) = 0;
+                        int32_t sharedMemoryBytes, void *stream, void **params,
+                        size_t paramsCount) = 0;
 
   virtual Expected<void *> createStream() = 0;
   virtual Status destroyStream(void *stream) = 0;
@@ -95,8 +95,7 @@ public:
                         void *stream) = 0;
 
   /// Reports the GPU time of every later launch to `callback` (null: off).
-  virtual Status setTimingCallback(KilnTimingCallback callback,
-                                   void *user) = 0;
+  virtual Status setTimingCallback(KilnTimingCallback callback, void *user) = 0;
   /// A device-to-device copy of `bytes` between two allocations, waited
   /// for: its GPU microseconds, or -1 where the device cannot time it.
   virtual Expected<double> deviceCopy(void *dst, const void *src,

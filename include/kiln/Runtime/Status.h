@@ -171,8 +171,8 @@ inline Status makeError(ErrorKind kind, std::string message, const char *file,
 
 /// An error that a driver call's result explains.
 inline Status makeCallError(ErrorKind kind, std::string message,
-                            std::string call, std::string result,
-                            int64_t code, const char *file, int line) {
+                            std::string call, std::string result, int64_t code,
+                            const char *file, int line) {
   ErrorInfo info;
   info.kind = kind;
   info.message = std::move(message);
@@ -207,9 +207,9 @@ inline Status makeCallError(ErrorKind kind, std::string message,
     return TMP.takeError();                                                    \
   LHS = std::move(*TMP)
 /// `LHS = *EXPR` when the Expected `EXPR` holds a value; returns its error
-/// otherwise. LHS may declare a variable (`KILN_ASSIGN_OR_RETURN(auto x, f())`).
+/// otherwise. LHS may declare a variable (`KILN_ASSIGN_OR_RETURN(auto x,
+/// f())`).
 #define KILN_ASSIGN_OR_RETURN(LHS, EXPR)                                       \
-  KILN_ASSIGN_OR_RETURN_IMPL(KILN_RT_CONCAT(kilnExpected_, __LINE__), LHS,     \
-                             EXPR)
+  KILN_ASSIGN_OR_RETURN_IMPL(KILN_RT_CONCAT(kilnExpected_, __LINE__), LHS, EXPR)
 
 #endif // KILN_RUNTIME_STATUS_H

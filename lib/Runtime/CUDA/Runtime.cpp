@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Runtime/CUDARuntime.h"
 #include "kiln/Runtime/Runtime.h"
+#include "kiln/Runtime/CUDARuntime.h"
 
 #include "../Boundary.h"
 #include "../DeviceChoice.h"
@@ -101,7 +101,7 @@ std::string describeBytes(uint64_t bytes) {
 
 /// Appends printf-formatted text to `out`.
 __attribute__((format(printf, 2, 3))) void appendf(std::string &out,
-                                                    const char *format, ...) {
+                                                   const char *format, ...) {
   va_list args;
   va_start(args, format);
   va_list again;
@@ -238,9 +238,8 @@ public:
       if (result == CUDA_SUCCESS)
         return Status::success();
       return callError(kindOf(result), result, call,
-                       std::string(call) + " failed: " +
-                           drv.describe(result) + " while waiting for " +
-                           what,
+                       std::string(call) + " failed: " + drv.describe(result) +
+                           " while waiting for " + what,
                        __FILE__, __LINE__);
     };
     if (timeoutSeconds <= 0)
@@ -256,9 +255,9 @@ public:
                           .count();
       if (waited > timeoutSeconds) {
         relock();
-        return KILN_ERROR(Timeout, kiln::rt::timeoutMessage(
-                                       what, timeoutSeconds,
-                                       deviceLabel(currentDevice())));
+        return KILN_ERROR(
+            Timeout, kiln::rt::timeoutMessage(what, timeoutSeconds,
+                                              deviceLabel(currentDevice())));
       }
       std::this_thread::sleep_for(pause);
       pause = std::min(pause * 2, std::chrono::microseconds(1000));
@@ -326,16 +325,16 @@ public:
       selected = static_cast<int>(index);
       return selected;
     case kiln::rt::DeviceMatch::IndexOutOfRange:
-      return KILN_ERROR(InvalidArgument,
-                        "KILN_CUDA_DEVICE=" + want +
-                            " is not a device index (" + devicesText(count) +
-                            ": 0.." + std::to_string(count - 1) + ")");
+      return KILN_ERROR(InvalidArgument, "KILN_CUDA_DEVICE=" + want +
+                                             " is not a device index (" +
+                                             devicesText(count) + ": 0.." +
+                                             std::to_string(count - 1) + ")");
     case kiln::rt::DeviceMatch::NoSuchName:
       break;
     }
-    return KILN_ERROR(InvalidArgument, "no CUDA device matches '" + want +
-                                           "'; devices:" +
-                                           kiln::rt::listDevices(names));
+    return KILN_ERROR(InvalidArgument,
+                      "no CUDA device matches '" + want +
+                          "'; devices:" + kiln::rt::listDevices(names));
   }
 
   void setTimingCallback(KilnTimingCallback callback, void *user) {
@@ -386,12 +385,12 @@ public:
       CUdevice device;
       KILN_TRY(check(drv.cuDeviceGet(&device, i), "cuDeviceGet"));
       size_t memory = 0;
-      KILN_TRY(check(drv.cuDeviceTotalMem(&memory, device),
-                     "cuDeviceTotalMem"));
+      KILN_TRY(
+          check(drv.cuDeviceTotalMem(&memory, device), "cuDeviceTotalMem"));
       KILN_ASSIGN_OR_RETURN(std::string name, deviceName(i));
       int major = 0, minor = 0, multiprocessors = 0, clock = 0, busWidth = 0,
-          memoryClock = 0, l2 = 0, maxThreads = 0, maxBlockX = 0,
-          maxGridX = 0, sharedMemory = 0;
+          memoryClock = 0, l2 = 0, maxThreads = 0, maxBlockX = 0, maxGridX = 0,
+          sharedMemory = 0;
       KILN_TRY(attributes(
           device,
           {{CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major},
@@ -424,10 +423,9 @@ public:
     CUdevice device;
     KILN_TRY(check(drv.cuDeviceGet(&device, index), "cuDeviceGet"));
     int major = 0, minor = 0;
-    KILN_TRY(attributes(device,
-                        {{CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major},
-                         {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                          &minor}}));
+    KILN_TRY(attributes(
+        device, {{CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major},
+                 {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &minor}}));
     return "sm_" + std::to_string(major) + std::to_string(minor);
   }
 
@@ -528,10 +526,10 @@ public:
     KILN_TRY(check(result, "cuModuleGetFunction", name));
     if (!functions.count(function)) {
       int maxThreads = 0;
-      KILN_TRY(check(drv.cuFuncGetAttribute(
-                         &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                         function),
-                     "cuFuncGetAttribute", name));
+      KILN_TRY(check(
+          drv.cuFuncGetAttribute(
+              &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
+          "cuFuncGetAttribute", name));
       functions[function] = FunctionInfo{name, maxThreads};
     }
     return function;
@@ -569,10 +567,10 @@ public:
     if (it != functions.end())
       return &it->second;
     int maxThreads = 0;
-    KILN_TRY(check(drv.cuFuncGetAttribute(
-                       &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                       function),
-                   "cuFuncGetAttribute"));
+    KILN_TRY(check(
+        drv.cuFuncGetAttribute(
+            &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
+        "cuFuncGetAttribute"));
     return &(functions[function] = FunctionInfo{"<unknown>", maxThreads});
   }
 
@@ -596,23 +594,21 @@ public:
     int maxThreads = info->maxThreads;
     intptr_t threads = block[0] * block[1] * block[2];
     if (maxThreads > 0 && threads > maxThreads)
-      return KILN_ERROR(InvalidArgument,
-                        "kernel '" + name + "' launched with block (" +
-                            dims(block) + ") = " + std::to_string(threads) +
-                            " threads; it can run at most " +
-                            std::to_string(maxThreads) +
-                            " per block on device " +
-                            deviceLabel(currentDevice()));
+      return KILN_ERROR(
+          InvalidArgument,
+          "kernel '" + name + "' launched with block (" + dims(block) +
+              ") = " + std::to_string(threads) +
+              " threads; it can run at most " + std::to_string(maxThreads) +
+              " per block on device " + deviceLabel(currentDevice()));
     if (paramsCount > 0 && !params && !extra)
       return KILN_ERROR(InvalidArgument,
                         "kernel '" + name +
                             "' launched with params null and paramsCount " +
                             std::to_string(paramsCount));
     if (cluster && !drv.cuLaunchKernelEx)
-      return KILN_ERROR(Unsupported,
-                        "kernel '" + name +
-                            "' is a cluster launch, which needs "
-                            "cuLaunchKernelEx (CUDA 12 driver)");
+      return KILN_ERROR(Unsupported, "kernel '" + name +
+                                         "' is a cluster launch, which needs "
+                                         "cuLaunchKernelEx (CUDA 12 driver)");
     // The events that time the launch, destroyed on every path.
     CUevent start = nullptr, stop = nullptr;
     ScopeExit destroyEvents([&] {
@@ -623,10 +619,10 @@ public:
     });
     auto hostStart = std::chrono::steady_clock::now();
     if (timing) {
-      KILN_TRY(check(drv.cuEventCreate(&start, CU_EVENT_DEFAULT),
-                     "cuEventCreate"));
-      KILN_TRY(check(drv.cuEventCreate(&stop, CU_EVENT_DEFAULT),
-                     "cuEventCreate"));
+      KILN_TRY(
+          check(drv.cuEventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate"));
+      KILN_TRY(
+          check(drv.cuEventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate"));
       KILN_TRY(check(drv.cuEventRecord(start, stream), "cuEventRecord"));
     }
     if (cluster) {
@@ -650,16 +646,15 @@ public:
                        drv.cuLaunchKernelEx(&config, function, params, extra),
                        "cuLaunchKernelEx", name));
     } else {
-      KILN_TRY(checkOn(stream,
-                       drv.cuLaunchKernel(function, static_cast<unsigned>(grid[0]),
-                                        static_cast<unsigned>(grid[1]),
-                                        static_cast<unsigned>(grid[2]),
-                                        static_cast<unsigned>(block[0]),
-                                        static_cast<unsigned>(block[1]),
-                                        static_cast<unsigned>(block[2]),
-                                        static_cast<unsigned>(smem), stream,
-                                        params, extra),
-                     "cuLaunchKernel", name));
+      KILN_TRY(checkOn(
+          stream,
+          drv.cuLaunchKernel(
+              function, static_cast<unsigned>(grid[0]),
+              static_cast<unsigned>(grid[1]), static_cast<unsigned>(grid[2]),
+              static_cast<unsigned>(block[0]), static_cast<unsigned>(block[1]),
+              static_cast<unsigned>(block[2]), static_cast<unsigned>(smem),
+              stream, params, extra),
+          "cuLaunchKernel", name));
     }
     lastKernel[stream] = name;
     ++stats.launches;
@@ -698,17 +693,17 @@ public:
     });
     KILN_TRY(check(drv.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
                    "cuStreamCreate"));
-    KILN_TRY(check(drv.cuEventCreate(&start, CU_EVENT_DEFAULT),
-                   "cuEventCreate"));
-    KILN_TRY(check(drv.cuEventCreate(&stop, CU_EVENT_DEFAULT),
-                   "cuEventCreate"));
+    KILN_TRY(
+        check(drv.cuEventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate"));
+    KILN_TRY(
+        check(drv.cuEventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate"));
     KILN_TRY(check(drv.cuEventRecord(start, stream), "cuEventRecord"));
     KILN_TRY(work(stream));
     KILN_TRY(check(drv.cuEventRecord(stop, stream), "cuEventRecord"));
     KILN_TRY(check(drv.cuEventSynchronize(stop), "cuEventSynchronize"));
     float ms = 0;
-    KILN_TRY(check(drv.cuEventElapsedTime(&ms, start, stop),
-                   "cuEventElapsedTime"));
+    KILN_TRY(
+        check(drv.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime"));
     return ms * 1000.0;
   }
 
@@ -731,9 +726,9 @@ public:
       return callError(ErrorKind::OutOfMemory, result, call,
                        "cannot allocate " + describeBytes(bytes) +
                            " for an mgpuMemAlloc (gpu.alloc" +
-                           (hostShared ? " host_shared" : "") +
-                           ") on device " + deviceLabel(device) + has + ": " +
-                           call + " failed: " + drv.describe(result),
+                           (hostShared ? " host_shared" : "") + ") on device " +
+                           deviceLabel(device) + has + ": " + call +
+                           " failed: " + drv.describe(result),
                        __FILE__, __LINE__);
     }
     KILN_TRY(check(result, call, std::to_string(bytes) + " bytes"));
@@ -781,9 +776,9 @@ public:
     while (it != registrations.end() && it->first < end) {
       if (--it->second.refs == 0) {
         if (!it->second.external) {
-          Status error =
-              check(drv.cuMemHostUnregister(reinterpret_cast<void *>(it->first)),
-                    "cuMemHostUnregister");
+          Status error = check(
+              drv.cuMemHostUnregister(reinterpret_cast<void *>(it->first)),
+              "cuMemHostUnregister");
           if (!error)
             ++stats.hostUnregisterCalls;
           else if (!first)
@@ -1008,8 +1003,9 @@ public:
   Status unloadModule(void *module) override {
     Scoped s;
     KILN_TRY(s.enter());
-    return s.runtime.check(s.drv().cuModuleUnload(static_cast<CUmodule>(module)),
-                           "cuModuleUnload");
+    return s.runtime.check(
+        s.drv().cuModuleUnload(static_cast<CUmodule>(module)),
+        "cuModuleUnload");
   }
 
   Expected<void *> getFunction(void *module, const char *name) override {
@@ -1053,9 +1049,9 @@ public:
       return stream;
     }
     CUstream stream = nullptr;
-    KILN_TRY(s.runtime.check(
-        s.drv().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
-        "cuStreamCreate"));
+    KILN_TRY(
+        s.runtime.check(s.drv().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+                        "cuStreamCreate"));
     return stream;
   }
 
@@ -1081,8 +1077,7 @@ public:
     const Driver &drv = s.drv();
     return s.runtime.waitFor([&] { return drv.cuStreamQuery(cuStream); },
                              [&] { return drv.cuStreamSynchronize(cuStream); },
-                             "cuStreamSynchronize",
-                             s.runtime.workOn(cuStream));
+                             "cuStreamSynchronize", s.runtime.workOn(cuStream));
   }
 
   Status streamWaitEvent(void *stream, void *event) {
@@ -1098,9 +1093,9 @@ public:
     Scoped s;
     KILN_TRY(s.enter());
     CUevent event = nullptr;
-    KILN_TRY(s.runtime.check(
-        s.drv().cuEventCreate(&event, CU_EVENT_DISABLE_TIMING),
-        "cuEventCreate"));
+    KILN_TRY(
+        s.runtime.check(s.drv().cuEventCreate(&event, CU_EVENT_DISABLE_TIMING),
+                        "cuEventCreate"));
     return event;
   }
 
@@ -1146,8 +1141,7 @@ public:
         s.drv().cuMemFree(reinterpret_cast<CUdeviceptr>(pointer)), "cuMemFree");
   }
 
-  Status copy(void *dst, const void *src, size_t bytes,
-              void *stream) override {
+  Status copy(void *dst, const void *src, size_t bytes, void *stream) override {
     if (bytes == 0)
       return Status::success();
     Scoped s;
@@ -1282,7 +1276,9 @@ private:
 //===-- Errors at the C boundary ------------------------------------------===//
 
 /// How the entry points report an error: "kiln-cuda: MESSAGE" on stderr.
-void printError(const Status &error) { kiln::rt::printError("kiln-cuda", error); }
+void printError(const Status &error) {
+  kiln::rt::printError("kiln-cuda", error);
+}
 
 /// For the entry points without an error return: the value, or a message
 /// and exit (at once after a Timeout).
@@ -1337,9 +1333,7 @@ void *mgpuStreamCreate() { return orExit(cuda().createStream()); }
 
 void mgpuStreamDestroy(void *stream) { orExit(cuda().destroyStream(stream)); }
 
-void mgpuStreamSynchronize(void *stream) {
-  orExit(cuda().synchronize(stream));
-}
+void mgpuStreamSynchronize(void *stream) { orExit(cuda().synchronize(stream)); }
 
 void mgpuStreamWaitEvent(void *stream, void *event) {
   orExit(cuda().streamWaitEvent(stream, event));

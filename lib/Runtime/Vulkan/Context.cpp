@@ -29,12 +29,13 @@ using namespace kiln::vkrt;
 using container::ArgKind;
 using container::ScalarType;
 
-Status kiln::vkrt::vkStatus(VkResult result, const char *call,
-                            const char *file, int line) {
+Status kiln::vkrt::vkStatus(VkResult result, const char *call, const char *file,
+                            int line) {
   if (result == VK_SUCCESS)
     return Status::success();
   rt::ErrorKind kind = rt::ErrorKind::Driver;
-  std::string message = std::string(call) + " failed: " + vk::resultName(result);
+  std::string message =
+      std::string(call) + " failed: " + vk::resultName(result);
   bool lost = result == VK_ERROR_DEVICE_LOST;
   if (lost) {
     kind = rt::ErrorKind::DeviceLost;
@@ -240,7 +241,9 @@ Status Context::initInstance() {
   app.pEngineName = "kiln";
   app.apiVersion = std::min<uint32_t>(apiVersion, VK_API_VERSION_1_3);
   if (app.apiVersion < VK_API_VERSION_1_1)
-    return KILN_ERROR(Unsupported, "the Vulkan loader supports only Vulkan 1.0; Kiln needs 1.1");
+    return KILN_ERROR(
+        Unsupported,
+        "the Vulkan loader supports only Vulkan 1.0; Kiln needs 1.1");
 
   const char *printfEnv = std::getenv("KILN_VULKAN_PRINTF");
   printfOff = printfEnv && *printfEnv && !envFlag("KILN_VULKAN_PRINTF");
@@ -258,13 +261,15 @@ Status Context::initInstance() {
       return std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0;
     });
     if (!found)
-      return KILN_ERROR(Unsupported, std::string(validation ? "validation was requested"
-                                   : "a kernel prints (gpu.printf), which on "
-                                     "Vulkan runs through the validation "
-                                     "layer's debug printf,") +
-            " but the layer VK_LAYER_KHRONOS_validation is not installed (on "
-            "Debian: vulkan-validationlayers)" +
-            (validation ? "" : "; KILN_VULKAN_PRINTF=0 runs it silently"));
+      return KILN_ERROR(
+          Unsupported,
+          std::string(validation ? "validation was requested"
+                                 : "a kernel prints (gpu.printf), which on "
+                                   "Vulkan runs through the validation "
+                                   "layer's debug printf,") +
+              " but the layer VK_LAYER_KHRONOS_validation is not installed (on "
+              "Debian: vulkan-validationlayers)" +
+              (validation ? "" : "; KILN_VULKAN_PRINTF=0 runs it silently"));
     layers.push_back("VK_LAYER_KHRONOS_validation");
     extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
   }
@@ -369,9 +374,9 @@ Status Context::createMessenger() {
                      VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
   info.pfnUserCallback = onValidationMessage;
   info.pUserData = this;
-  KILN_VK(vk.vkCreateDebugUtilsMessengerEXT(instance, &info, nullptr,
-                                            &messenger),
-          "vkCreateDebugUtilsMessengerEXT");
+  KILN_VK(
+      vk.vkCreateDebugUtilsMessengerEXT(instance, &info, nullptr, &messenger),
+      "vkCreateDebugUtilsMessengerEXT");
   return Status::success();
 }
 
@@ -387,9 +392,11 @@ Status Context::checkValidation() {
 Expected<std::vector<VkPhysicalDevice>> Context::physicalDevices() {
   KILN_TRY(initInstance());
   uint32_t n = 0;
-  KILN_VK(vk.vkEnumeratePhysicalDevices(instance, &n, nullptr), "vkEnumeratePhysicalDevices");
+  KILN_VK(vk.vkEnumeratePhysicalDevices(instance, &n, nullptr),
+          "vkEnumeratePhysicalDevices");
   std::vector<VkPhysicalDevice> devices(n);
-  KILN_VK(vk.vkEnumeratePhysicalDevices(instance, &n, devices.data()), "vkEnumeratePhysicalDevices");
+  KILN_VK(vk.vkEnumeratePhysicalDevices(instance, &n, devices.data()),
+          "vkEnumeratePhysicalDevices");
   devices.resize(n);
   return std::move(devices);
 }
@@ -407,7 +414,9 @@ Expected<VkPhysicalDevice> Context::choosePhysicalDevice() {
   KILN_ASSIGN_OR_RETURN(std::vector<VkPhysicalDevice> devices,
                         physicalDevices());
   if (devices.empty())
-    return KILN_ERROR(Driver, "no Vulkan device found (vkEnumeratePhysicalDevices returned none)");
+    return KILN_ERROR(
+        Driver,
+        "no Vulkan device found (vkEnumeratePhysicalDevices returned none)");
   std::vector<VkPhysicalDeviceProperties> properties(devices.size());
   std::vector<std::string> names;
   for (size_t i = 0; i < devices.size(); ++i) {
@@ -424,11 +433,14 @@ Expected<VkPhysicalDevice> Context::choosePhysicalDevice() {
     case rt::DeviceMatch::Found:
       return devices[index];
     case rt::DeviceMatch::IndexOutOfRange:
-      return KILN_ERROR(InvalidArgument, "device index " + choice + " is out of range; the devices are:" +
-            rt::listDevices(names));
+      return KILN_ERROR(
+          InvalidArgument,
+          "device index " + choice +
+              " is out of range; the devices are:" + rt::listDevices(names));
     case rt::DeviceMatch::NoSuchName:
-      return KILN_ERROR(InvalidArgument, "no Vulkan device named '" + choice + "'; the devices are:" +
-            rt::listDevices(names));
+      return KILN_ERROR(InvalidArgument,
+                        "no Vulkan device named '" + choice +
+                            "'; the devices are:" + rt::listDevices(names));
     }
   }
   const VkPhysicalDeviceType order[] = {
@@ -452,8 +464,9 @@ Status Context::initDevice() {
   vk.vkGetPhysicalDeviceProperties(physical, &properties);
   vk.vkGetPhysicalDeviceMemoryProperties(physical, &memoryProperties);
   if (properties.apiVersion < VK_API_VERSION_1_1)
-    return KILN_ERROR(Unsupported, std::string("device '") + properties.deviceName +
-          "' supports only Vulkan 1.0; Kiln needs 1.1");
+    return KILN_ERROR(Unsupported,
+                      std::string("device '") + properties.deviceName +
+                          "' supports only Vulkan 1.0; Kiln needs 1.1");
 
   uint32_t n = 0;
   vk.vkGetPhysicalDeviceQueueFamilyProperties(physical, &n, nullptr);
@@ -466,8 +479,9 @@ Status Context::initDevice() {
       found = true;
     }
   if (!found)
-    return KILN_ERROR(Unsupported, std::string("device '") + properties.deviceName +
-          "' has no compute queue");
+    return KILN_ERROR(Unsupported, std::string("device '") +
+                                       properties.deviceName +
+                                       "' has no compute queue");
   timestamps = families[queueFamily].timestampValidBits > 0 &&
                properties.limits.timestampPeriod > 0;
   if (envTiming && !timestamps)
@@ -567,9 +581,11 @@ Status Context::initDevice() {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT};
   if (robust) {
     if (!features.features.robustBufferAccess)
-      return KILN_ERROR(Unsupported, std::string("robust buffer access was asked for "
-                        "(KILN_VULKAN_ROBUST), but device '") +
-            properties.deviceName + "' does not offer robustBufferAccess");
+      return KILN_ERROR(Unsupported,
+                        std::string("robust buffer access was asked for "
+                                    "(KILN_VULKAN_ROBUST), but device '") +
+                            properties.deviceName +
+                            "' does not offer robustBufferAccess");
     stats.robustBufferAccess = 1;
     if (has(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME)) {
       VkPhysicalDeviceFeatures2 query{
@@ -629,8 +645,7 @@ Status Context::initDevice() {
   poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   poolInfo.queueFamilyIndex = queueFamily;
   commandPool = {device, vk.vkDestroyCommandPool};
-  KILN_VK(vk.vkCreateCommandPool(device, &poolInfo, nullptr,
-                                 commandPool.out()),
+  KILN_VK(vk.vkCreateCommandPool(device, &poolInfo, nullptr, commandPool.out()),
           "vkCreateCommandPool");
   ++stats.commandPools;
   // Bound for memrefs with no elements (a descriptor needs a real buffer).
@@ -717,8 +732,8 @@ static std::string describeBytes(uint64_t bytes) {
 }
 
 Status Context::outOfMemory(const std::string &purpose, uint64_t bytes,
-                            const char *call, VkResult result,
-                            const char *file, int line) {
+                            const char *call, VkResult result, const char *file,
+                            int line) {
   return rt::makeCallError(
       rt::ErrorKind::OutOfMemory,
       "cannot allocate " + describeBytes(bytes) + " for " + purpose +
@@ -767,8 +782,8 @@ Status Context::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
       vk.vkAllocateMemory(device, &alloc, nullptr, newMemory.out());
   if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY ||
       result == VK_ERROR_OUT_OF_HOST_MEMORY)
-    return outOfMemory(purpose, req.size, "vkAllocateMemory", result,
-                       __FILE__, __LINE__);
+    return outOfMemory(purpose, req.size, "vkAllocateMemory", result, __FILE__,
+                       __LINE__);
   KILN_VK(result, "vkAllocateMemory");
   KILN_VK(vk.vkBindBufferMemory(device, newBuffer.get(), newMemory.get(), 0),
           "vkBindBufferMemory");
@@ -792,21 +807,21 @@ Expected<void *> Context::allocate(uint64_t size, bool hostShared) {
                  : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
   // Sizes near 2^64 would wrap in the rounding below.
   if (size > (UINT64_C(1) << 62))
-    return KILN_ERROR(OutOfMemory,
-                      "cannot allocate " + describeBytes(size) + " for " +
-                          (hostShared ? "a host-shared mgpuMemAlloc"
-                                      : "an mgpuMemAlloc") +
-                          " (gpu.alloc) on device '" + properties.deviceName +
-                          "': larger than any device's memory");
+    return KILN_ERROR(
+        OutOfMemory,
+        "cannot allocate " + describeBytes(size) + " for " +
+            (hostShared ? "a host-shared mgpuMemAlloc" : "an mgpuMemAlloc") +
+            " (gpu.alloc) on device '" + properties.deviceName +
+            "': larger than any device's memory");
   KILN_TRY(createBuffer(alignUp(std::max<uint64_t>(size, 1), 16),
                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, want, a.buffer,
                         a.memory, visible,
                         hostShared ? "a host-shared mgpuMemAlloc (gpu.alloc)"
                                    : "an mgpuMemAlloc (gpu.alloc)"));
   if (visible)
-    KILN_VK(vk.vkMapMemory(device, a.memory.get(), 0, VK_WHOLE_SIZE, 0,
-                           &a.mapped),
-            "vkMapMemory");
+    KILN_VK(
+        vk.vkMapMemory(device, a.memory.get(), 0, VK_WHOLE_SIZE, 0, &a.mapped),
+        "vkMapMemory");
   if (hostShared) {
     if (!a.mapped)
       return KILN_ERROR(Unsupported,
@@ -818,10 +833,9 @@ Expected<void *> Context::allocate(uint64_t size, bool hostShared) {
     uint64_t bytes =
         alignUp(std::max<uint64_t>(size, 1), sysconf(_SC_PAGESIZE));
     if (!a.reserved.reserve(bytes))
-      return KILN_ERROR(OutOfMemory,
-                        "cannot reserve " + std::to_string(bytes) +
-                            " bytes of address space for a device "
-                            "allocation");
+      return KILN_ERROR(OutOfMemory, "cannot reserve " + std::to_string(bytes) +
+                                         " bytes of address space for a device "
+                                         "allocation");
     a.base = a.reserved.base();
   }
   uintptr_t base = a.base;
@@ -874,8 +888,7 @@ void Context::memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStages,
                           nullptr, 0, nullptr);
 }
 
-template <typename F>
-Expected<double> Context::runNow(F body, bool timed) {
+template <typename F> Expected<double> Context::runNow(F body, bool timed) {
   timed = timed && timestamps;
   KILN_ASSIGN_OR_RETURN(Submission * s, acquireSubmission(0));
   ScopeExit unused([&] { giveBack(s); });
@@ -931,8 +944,7 @@ Expected<double> Context::deviceCopy(void *dst, const void *src, size_t size) {
   return runNow(
       [&](VkCommandBuffer cmd) {
         VkBufferCopy region{s - sa->base, d - da->base, size};
-        vk.vkCmdCopyBuffer(cmd, sa->buffer.get(), da->buffer.get(), 1,
-                           &region);
+        vk.vkCmdCopyBuffer(cmd, sa->buffer.get(), da->buffer.get(), 1, &region);
       },
       /*timed=*/true);
 }
@@ -983,13 +995,12 @@ Status Context::copy(void *dst, const void *src, size_t size) {
   ++stats.stagedCopies;
   if (da)
     std::memcpy(mapped, src, size);
-  Status copied = runNow([&](VkCommandBuffer cmd) {
-                    VkBufferCopy region{da ? 0 : s - sa->base,
-                                        da ? d - da->base : 0, size};
-                    vk.vkCmdCopyBuffer(
-                        cmd, da ? staging.get() : sa->buffer.get(),
-                        da ? da->buffer.get() : staging.get(), 1, &region);
-                  }).takeError();
+  Status copied =
+      runNow([&](VkCommandBuffer cmd) {
+        VkBufferCopy region{da ? 0 : s - sa->base, da ? d - da->base : 0, size};
+        vk.vkCmdCopyBuffer(cmd, da ? staging.get() : sa->buffer.get(),
+                           da ? da->buffer.get() : staging.get(), 1, &region);
+      }).takeError();
   if (copied) {
     // A copy that timed out still uses the staging buffer: never free it.
     if (stuck) {
@@ -1218,23 +1229,29 @@ Status Context::createShader(Module *module) {
   std::string kernels = describeKernels(*module);
   if (module->debugPrintf) {
     if (!nonSemanticInfo)
-      return KILN_ERROR(Unsupported, "cannot load GPU module with " + kernels +
-            ": it prints (NonSemantic.DebugPrintf), and device '" +
-            properties.deviceName +
-            "' has neither Vulkan 1.3 nor VK_KHR_shader_non_semantic_info");
+      return KILN_ERROR(
+          Unsupported,
+          "cannot load GPU module with " + kernels +
+              ": it prints (NonSemantic.DebugPrintf), and device '" +
+              properties.deviceName +
+              "' has neither Vulkan 1.3 nor VK_KHR_shader_non_semantic_info");
     if (!printfOn && !printfOff)
-      return KILN_ERROR(Unsupported, "cannot load GPU module with " + kernels +
-            ": it prints (gpu.printf), but the Vulkan instance was created "
-            "before it was loaded, without debug printf; set "
-            "KILN_VULKAN_PRINTF=1 to have it from the start (or "
-            "KILN_VULKAN_PRINTF=0 to run the kernels without printing)");
+      return KILN_ERROR(
+          Unsupported,
+          "cannot load GPU module with " + kernels +
+              ": it prints (gpu.printf), but the Vulkan instance was created "
+              "before it was loaded, without debug printf; set "
+              "KILN_VULKAN_PRINTF=1 to have it from the start (or "
+              "KILN_VULKAN_PRINTF=0 to run the kernels without printing)");
   }
   std::string missing = missingCapability(module->info.spirv, capabilities);
   if (!missing.empty())
-    return KILN_ERROR(Unsupported, "cannot load GPU module with " + kernels + ": it needs " + missing + ", which device '" +
-          properties.deviceName +
-          "' does not offer; compile it for this device "
-          "(kiln-compile --target-env=device) or a target env without it");
+    return KILN_ERROR(
+        Unsupported,
+        "cannot load GPU module with " + kernels + ": it needs " + missing +
+            ", which device '" + properties.deviceName +
+            "' does not offer; compile it for this device "
+            "(kiln-compile --target-env=device) or a target env without it");
   KILN_TRY(validateForDevice(*module, kernels));
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = module->info.spirv.size() * 4;
@@ -1276,8 +1293,10 @@ Expected<Kernel *> Context::getKernel(Module *module, const char *name) {
     std::string names;
     for (const std::string &n : module->entryPoints)
       names += (names.empty() ? "" : ", ") + n;
-    return KILN_ERROR(InvalidArgument, "GPU module has no compute entry point '" + std::string(name) +
-          "'; it has: " + (names.empty() ? "none" : names));
+    return KILN_ERROR(InvalidArgument,
+                      "GPU module has no compute entry point '" +
+                          std::string(name) +
+                          "'; it has: " + (names.empty() ? "none" : names));
   }
   if (module->isContainer) {
     kernel->info = module->info.findKernel(name);
@@ -1285,8 +1304,9 @@ Expected<Kernel *> Context::getKernel(Module *module, const char *name) {
       std::string names;
       for (auto &k : module->info.kernels)
         names += (names.empty() ? "" : ", ") + k.name;
-      return KILN_ERROR(InvalidArgument, "GPU module has no kernel '" + std::string(name) +
-            "'; it has: " + names);
+      return KILN_ERROR(InvalidArgument, "GPU module has no kernel '" +
+                                             std::string(name) +
+                                             "'; it has: " + names);
     }
     const VkPhysicalDeviceLimits &limits = properties.limits;
     const uint32_t *wg = kernel->info->workgroupSize;
@@ -1294,25 +1314,29 @@ Expected<Kernel *> Context::getKernel(Module *module, const char *name) {
     const char *axes = "xyz";
     for (int i = 0; i < 3; ++i)
       if (wg[i] > limits.maxComputeWorkGroupSize[i])
-        return KILN_ERROR(Unsupported, "kernel '" + kernel->name + "' has workgroup size " +
-              std::to_string(wg[i]) + " in " + axes[i] + ", above device '" +
-              properties.deviceName + "''s limit of " +
-              std::to_string(limits.maxComputeWorkGroupSize[i]) +
-              " (maxComputeWorkGroupSize)");
+        return KILN_ERROR(
+            Unsupported, "kernel '" + kernel->name + "' has workgroup size " +
+                             std::to_string(wg[i]) + " in " + axes[i] +
+                             ", above device '" + properties.deviceName +
+                             "''s limit of " +
+                             std::to_string(limits.maxComputeWorkGroupSize[i]) +
+                             " (maxComputeWorkGroupSize)");
     if (invocations > limits.maxComputeWorkGroupInvocations)
-      return KILN_ERROR(Unsupported, "kernel '" + kernel->name + "' has " +
-            std::to_string(invocations) +
-            " invocations per workgroup, above device '" +
-            properties.deviceName + "''s limit of " +
-            std::to_string(limits.maxComputeWorkGroupInvocations) +
-            " (maxComputeWorkGroupInvocations)");
+      return KILN_ERROR(
+          Unsupported,
+          "kernel '" + kernel->name + "' has " + std::to_string(invocations) +
+              " invocations per workgroup, above device '" +
+              properties.deviceName + "''s limit of " +
+              std::to_string(limits.maxComputeWorkGroupInvocations) +
+              " (maxComputeWorkGroupInvocations)");
     if (kernel->info->pushConstantSize > limits.maxPushConstantsSize)
-      return KILN_ERROR(Unsupported, "kernel '" + kernel->name + "' needs " +
-            std::to_string(kernel->info->pushConstantSize) +
-            " bytes of push constants, above device '" +
-            properties.deviceName + "''s limit of " +
-            std::to_string(limits.maxPushConstantsSize) +
-            " (maxPushConstantsSize)");
+      return KILN_ERROR(Unsupported,
+                        "kernel '" + kernel->name + "' needs " +
+                            std::to_string(kernel->info->pushConstantSize) +
+                            " bytes of push constants, above device '" +
+                            properties.deviceName + "''s limit of " +
+                            std::to_string(limits.maxPushConstantsSize) +
+                            " (maxPushConstantsSize)");
     KILN_TRY(createPipeline(kernel.get(), SIZE_MAX));
   }
   Kernel *k = kernel.get();
@@ -1390,9 +1414,9 @@ Status Context::createPipeline(Kernel *kernel, size_t rawBuffers) {
     info.pBindings = bindings.data();
     Owned<VkDescriptorSetLayout> &layout =
         setLayouts.emplace_back(device, vk.vkDestroyDescriptorSetLayout);
-    KILN_VK(vk.vkCreateDescriptorSetLayout(device, &info, nullptr,
-                                           layout.out()),
-            "vkCreateDescriptorSetLayout");
+    KILN_VK(
+        vk.vkCreateDescriptorSetLayout(device, &info, nullptr, layout.out()),
+        "vkCreateDescriptorSetLayout");
     rawSetLayouts.push_back(layout.get());
   }
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushConstants};
@@ -1416,11 +1440,11 @@ Status Context::createPipeline(Kernel *kernel, size_t rawBuffers) {
   // here; stop before the driver uses it (some crash on one).
   KILN_TRY(checkValidation());
   Owned<VkPipeline> pipeline(device, vk.vkDestroyPipeline);
-  VkResult result = vk.vkCreateComputePipelines(
-      device, pipelineCache.get(), 1, &info, nullptr, pipeline.out());
+  VkResult result = vk.vkCreateComputePipelines(device, pipelineCache.get(), 1,
+                                                &info, nullptr, pipeline.out());
   if (result != VK_SUCCESS) {
-    Status error = vkStatus(result, "vkCreateComputePipelines", __FILE__,
-                            __LINE__);
+    Status error =
+        vkStatus(result, "vkCreateComputePipelines", __FILE__, __LINE__);
     return error.prepend("kernel '" + kernel->name + "': ");
   }
   kernel->pipeline = std::move(pipeline);
@@ -1628,11 +1652,10 @@ Status Context::waitAndComplete(std::vector<Submission *> targets) {
         else
           running.push_back(s->kernel);
       }
-    std::string what = running.empty()
-                           ? std::string(copy ? "a copy" : "the work")
-                           : (running.size() == 1 ? "kernel " : "kernels ") +
-                                 quotedList(running) +
-                                 (copy ? " and a copy" : "");
+    std::string what =
+        running.empty() ? std::string(copy ? "a copy" : "the work")
+                        : (running.size() == 1 ? "kernel " : "kernels ") +
+                              quotedList(running) + (copy ? " and a copy" : "");
     // The device still runs the work: every later call fails, and teardown
     // leaves everything as it is.
     stuck = true;
@@ -1797,12 +1820,12 @@ Status Context::mapSegments(std::vector<HostSegment> &segments,
     // range's start modulo 256, so offset alignment carries over.
     uintptr_t lo = alignDown(seg.lo, 256);
     bool visible;
-    KILN_TRY(createBuffer(seg.hi - lo, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                              VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                          seg.buffer, seg.memory, visible,
-                          "staging the host memory of kernel '" + kernel +
-                              "'"));
+    KILN_TRY(
+        createBuffer(seg.hi - lo, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                         VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                     seg.buffer, seg.memory, visible,
+                     "staging the host memory of kernel '" + kernel + "'"));
     if (!visible)
       return KILN_ERROR(Unsupported, "no host-visible coherent memory to "
                                      "stage host buffers through");
@@ -1898,21 +1921,25 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
   // does nothing hides a wrong size computation.
   for (int i = 0; i < 3; ++i)
     if (grid[i] < 1 || uint64_t(grid[i]) > limits.maxComputeWorkGroupCount[i])
-      return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' launched with " +
-            std::to_string(grid[i]) + " workgroups in " + axes[i] +
-            "; device '" + properties.deviceName + "' allows 1 to " +
-            std::to_string(limits.maxComputeWorkGroupCount[i]) +
-            " (maxComputeWorkGroupCount)");
+      return KILN_ERROR(InvalidArgument,
+                        "kernel '" + kernel->name + "' launched with " +
+                            std::to_string(grid[i]) + " workgroups in " +
+                            axes[i] + "; device '" + properties.deviceName +
+                            "' allows 1 to " +
+                            std::to_string(limits.maxComputeWorkGroupCount[i]) +
+                            " (maxComputeWorkGroupCount)");
   if (info)
     for (int i = 0; i < 3; ++i)
       if (uint64_t(block[i]) != info->workgroupSize[i])
-        return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' was compiled for workgroup size (" +
-              std::to_string(info->workgroupSize[0]) + ", " +
-              std::to_string(info->workgroupSize[1]) + ", " +
-              std::to_string(info->workgroupSize[2]) +
-              ") but is launched with block size (" +
-              std::to_string(block[0]) + ", " + std::to_string(block[1]) +
-              ", " + std::to_string(block[2]) + ")");
+        return KILN_ERROR(
+            InvalidArgument,
+            "kernel '" + kernel->name + "' was compiled for workgroup size (" +
+                std::to_string(info->workgroupSize[0]) + ", " +
+                std::to_string(info->workgroupSize[1]) + ", " +
+                std::to_string(info->workgroupSize[2]) +
+                ") but is launched with block size (" +
+                std::to_string(block[0]) + ", " + std::to_string(block[1]) +
+                ", " + std::to_string(block[2]) + ")");
 
   // Decode the arguments.
   std::vector<BufferArg> buffers;
@@ -1932,9 +1959,12 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
     for (const container::ArgInfo &a : info->args)
       expected += container::isMemRefKind(a.kind) ? 3 + 2 * a.rank : 1;
     if (paramsCount != expected)
-      return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' takes " + std::to_string(expected) +
-            " parameters (memrefs as allocated, aligned, offset, sizes, "
-            "strides), but the launch passed " + std::to_string(paramsCount));
+      return KILN_ERROR(
+          InvalidArgument,
+          "kernel '" + kernel->name + "' takes " + std::to_string(expected) +
+              " parameters (memrefs as allocated, aligned, offset, sizes, "
+              "strides), but the launch passed " +
+              std::to_string(paramsCount));
     size_t p = 0;
     for (const container::ArgInfo &a : info->args) {
       if (a.kind == ArgKind::Scalar) {
@@ -1977,9 +2007,11 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
           break;
         }
         default:
-          return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name +
-                "' has an argument of unknown scalar type; the container is "
-                "corrupt");
+          return KILN_ERROR(
+              InvalidArgument,
+              "kernel '" + kernel->name +
+                  "' has an argument of unknown scalar type; the container is "
+                  "corrupt");
         }
         continue;
       }
@@ -2013,10 +2045,12 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
     }
   } else {
     if (paramsCount % 2 != 0)
-      return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name +
-            "' (raw SPIR-V) takes {pointer, size} pairs, but the launch "
-            "passed " +
-            std::to_string(paramsCount) + " parameters");
+      return KILN_ERROR(
+          InvalidArgument,
+          "kernel '" + kernel->name +
+              "' (raw SPIR-V) takes {pointer, size} pairs, but the launch "
+              "passed " +
+              std::to_string(paramsCount) + " parameters");
     if (kernel->rawBuffers != paramsCount / 2)
       KILN_TRY(createPipeline(kernel, paramsCount / 2));
     for (size_t i = 0; i < paramsCount; i += 2) {
@@ -2045,9 +2079,11 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
       continue;
     }
     if (findAllocation(b.lo, b.lo + 1) || findAllocation(b.hi - 1, b.hi))
-      return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' argument at binding " +
-            std::to_string(b.binding) +
-            " reaches outside the gpu.alloc buffer it points into");
+      return KILN_ERROR(
+          InvalidArgument,
+          "kernel '" + kernel->name + "' argument at binding " +
+              std::to_string(b.binding) +
+              " reaches outside the gpu.alloc buffer it points into");
     hostArgs.push_back(i);
   }
   std::sort(hostArgs.begin(), hostArgs.end(),
@@ -2071,10 +2107,13 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
   uint64_t alignment = std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 1);
   for (BufferArg &b : buffers) {
     if (b.byAddress && !deviceAddresses)
-      return KILN_ERROR(Unsupported, "kernel '" + kernel->name + "' binds a memref by buffer device "
-            "address, but device '" + properties.deviceName +
-            "' has no bufferDeviceAddress; compile it with "
-            "--buffer-device-address=never");
+      return KILN_ERROR(Unsupported,
+                        "kernel '" + kernel->name +
+                            "' binds a memref by buffer device "
+                            "address, but device '" +
+                            properties.deviceName +
+                            "' has no bufferDeviceAddress; compile it with "
+                            "--buffer-device-address=never");
     if (b.empty) {
       b.bound.buffer = emptyBuffer.get();
       b.bound.offset = 0;
@@ -2100,47 +2139,58 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
       // The kernel's loads and stores promise their scalar's alignment.
       uint64_t scalarAlign = b.elementBytes & -b.elementBytes;
       if (b.bound.address % std::min<uint64_t>(scalarAlign, 8))
-        return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' argument " +
-              std::to_string(b.argument) +
-              " (bound by device address) starts at an address that is not "
-              "a multiple of its element size");
+        return KILN_ERROR(
+            InvalidArgument,
+            "kernel '" + kernel->name + "' argument " +
+                std::to_string(b.argument) +
+                " (bound by device address) starts at an address that is not "
+                "a multiple of its element size");
       int64_t delta = int64_t(b.aligned) - int64_t(b.lo);
       if (b.rebasable && delta % int64_t(b.elementBytes) != 0)
-        return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' argument " +
-              std::to_string(b.argument) +
-              ": the memref's aligned pointer is not a multiple of its "
-              "element size");
+        return KILN_ERROR(
+            InvalidArgument,
+            "kernel '" + kernel->name + "' argument " +
+                std::to_string(b.argument) +
+                ": the memref's aligned pointer is not a multiple of its "
+                "element size");
       b.bound.elementShift = delta / int64_t(b.elementBytes);
       continue;
     }
     uint64_t bindOffset = alignDown(b.bound.offset, alignment);
     if (bindOffset != b.bound.offset && !b.rebasable)
-      return KILN_ERROR(Unsupported, "kernel '" + kernel->name + "' argument at binding " +
-            std::to_string(b.binding) + " starts at an address that is not a "
-            "multiple of the device's minStorageBufferOffsetAlignment (" +
-            std::to_string(alignment) +
-            "); pass a memref with a dynamic layout or an aligned buffer");
+      return KILN_ERROR(
+          Unsupported,
+          "kernel '" + kernel->name + "' argument at binding " +
+              std::to_string(b.binding) +
+              " starts at an address that is not a "
+              "multiple of the device's minStorageBufferOffsetAlignment (" +
+              std::to_string(alignment) +
+              "); pass a memref with a dynamic layout or an aligned buffer");
     b.bound.offset = bindOffset;
     b.bound.range = b.hi - (base + bindOffset);
     if (b.bound.range > limits.maxStorageBufferRange)
-      return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' argument at binding " +
-            std::to_string(b.binding) + " spans " +
-            std::to_string(b.bound.range) + " bytes, above device '" +
-            properties.deviceName + "''s limit of " +
-            std::to_string(limits.maxStorageBufferRange) +
-            " (maxStorageBufferRange) for a storage-buffer descriptor; " +
-            (deviceAddresses
-                 ? "compile with --buffer-device-address=always to bind it "
-                   "by address instead"
-                 : "the device has no bufferDeviceAddress to bind it by "
-                   "address instead"));
+      return KILN_ERROR(
+          InvalidArgument,
+          "kernel '" + kernel->name + "' argument at binding " +
+              std::to_string(b.binding) + " spans " +
+              std::to_string(b.bound.range) + " bytes, above device '" +
+              properties.deviceName + "''s limit of " +
+              std::to_string(limits.maxStorageBufferRange) +
+              " (maxStorageBufferRange) for a storage-buffer descriptor; " +
+              (deviceAddresses
+                   ? "compile with --buffer-device-address=always to bind it "
+                     "by address instead"
+                   : "the device has no bufferDeviceAddress to bind it by "
+                     "address instead"));
     if (b.rebasable) {
       int64_t delta = int64_t(b.aligned) - int64_t(base + bindOffset);
       if (delta % int64_t(b.elementBytes) != 0)
-        return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' argument at binding " +
-              std::to_string(b.binding) +
-              ": the memref's aligned pointer is not a multiple of its "
-              "element size");
+        return KILN_ERROR(
+            InvalidArgument,
+            "kernel '" + kernel->name + "' argument at binding " +
+                std::to_string(b.binding) +
+                ": the memref's aligned pointer is not a multiple of its "
+                "element size");
       b.bound.elementShift = delta / int64_t(b.elementBytes);
     }
   }
@@ -2160,11 +2210,16 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
     for (size_t f = 0; f < fields.size(); ++f) {
       if (indexBytes == 4) {
         if (fields[f] > INT32_MAX || fields[f] < INT32_MIN)
-          return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name + "' argument at binding " +
-                std::to_string(b.binding) + " has an offset, size or stride "
-                "of " + std::to_string(fields[f]) +
-                ", which does not fit the kernel's 32-bit index (compile with "
-                "use-64bit-index)");
+          return KILN_ERROR(InvalidArgument,
+                            "kernel '" + kernel->name +
+                                "' argument at binding " +
+                                std::to_string(b.binding) +
+                                " has an offset, size or stride "
+                                "of " +
+                                std::to_string(fields[f]) +
+                                ", which does not fit the kernel's 32-bit "
+                                "index (compile with "
+                                "use-64bit-index)");
         int32_t v = int32_t(fields[f]);
         KILN_TRY(writePC(metadataOffset + f * 4, &v, 4));
       } else {
@@ -2174,8 +2229,8 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
   }
 
   // Record and submit.
-  KILN_ASSIGN_OR_RETURN(
-      Submission * s, acquireSubmission(std::max<size_t>(buffers.size(), 1)));
+  KILN_ASSIGN_OR_RETURN(Submission * s,
+                        acquireSubmission(std::max<size_t>(buffers.size(), 1)));
   // Until it is submitted, a failure returns it (and releases the host
   // memory it holds without copying back).
   ScopeExit unused([&] { giveBack(s); });

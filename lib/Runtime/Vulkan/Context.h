@@ -35,8 +35,7 @@ using rt::Status;
 /// The error of a failed Vulkan call (success for VK_SUCCESS): the call, the
 /// result by name, and where (`file`, `line`). VK_ERROR_DEVICE_LOST is a
 /// DeviceLost error, the out-of-memory results OutOfMemory ones.
-Status vkStatus(VkResult result, const char *call, const char *file,
-                int line);
+Status vkStatus(VkResult result, const char *call, const char *file, int line);
 
 /// Returns the error of Vulkan call `CALL` (its name) when `RESULT` is one.
 #define KILN_VK(RESULT, CALL)                                                  \
@@ -92,7 +91,6 @@ private:
   Destroy destroy = nullptr;
   Handle handle = VK_NULL_HANDLE;
 };
-
 
 struct Module;
 
@@ -247,9 +245,8 @@ public:
   Status validateForDevice(const Module &module, const std::string &kernels);
   void unloadModule(Module *module);
   Expected<Kernel *> getKernel(Module *module, const char *name);
-  Status launch(Kernel *kernel, const intptr_t grid[3],
-                const intptr_t block[3], Stream *stream, void **params,
-                size_t paramsCount);
+  Status launch(Kernel *kernel, const intptr_t grid[3], const intptr_t block[3],
+                Stream *stream, void **params, size_t paramsCount);
 
   Status synchronize(Stream *stream);
   void record(Event *event, Stream *stream);
@@ -264,8 +261,7 @@ public:
   /// microseconds between timestamps around it, or -1 without timestamps.
   Expected<double> deviceCopy(void *dst, const void *src, size_t size);
   Status setTimingCallback(KilnTimingCallback callback, void *user);
-  Status fill(void *dst, uint32_t pattern, unsigned patternBytes,
-              size_t count);
+  Status fill(void *dst, uint32_t pattern, unsigned patternBytes, size_t count);
 
   Stream *defaultStream() { return &defaultStream_; }
   Stream *createStream();
@@ -379,8 +375,7 @@ private:
   /// Records `body` into a fresh submission, submits it and waits. With
   /// `timed` (and timestamps on the queue), returns the GPU microseconds
   /// between timestamps around `body`; otherwise -1.
-  template <typename F>
-  Expected<double> runNow(F body, bool timed = false);
+  template <typename F> Expected<double> runNow(F body, bool timed = false);
   Status createPipeline(Kernel *kernel, size_t rawBuffers);
   const Allocation *findAllocation(uintptr_t lo, uintptr_t hi) const;
   uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want,

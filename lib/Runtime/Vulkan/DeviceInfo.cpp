@@ -135,34 +135,36 @@ Expected<std::string> Context::describeDevices() {
     const VkPhysicalDeviceLimits &l = q.props.limits;
     appendf(out, "%zu: %s\n", i, q.props.deviceName);
     appendf(out, "  type: %s, vendor 0x%04x, device 0x%04x\n",
-                deviceTypeName(q.props.deviceType), q.props.vendorID,
-                q.props.deviceID);
-    appendf(out, "  api: %s, driver: %s", versionText(q.props.apiVersion).c_str(),
-                versionText(q.props.driverVersion).c_str());
+            deviceTypeName(q.props.deviceType), q.props.vendorID,
+            q.props.deviceID);
+    appendf(out, "  api: %s, driver: %s",
+            versionText(q.props.apiVersion).c_str(),
+            versionText(q.props.driverVersion).c_str());
     if (q.v12())
       appendf(out, " (%s %s)", q.driver.driverName, q.driver.driverInfo);
     appendf(out, "\n");
     for (uint32_t h = 0; h < q.memory.memoryHeapCount; ++h)
       appendf(out, "  memory heap %u: %.1f MiB%s\n", h,
-                  q.memory.memoryHeaps[h].size / (1024.0 * 1024.0),
-                  q.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT
-                      ? ", device local"
-                      : "");
+              q.memory.memoryHeaps[h].size / (1024.0 * 1024.0),
+              q.memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT
+                  ? ", device local"
+                  : "");
     appendf(out, "  subgroup size: %u", q.subgroup.subgroupSize);
     if (q.sizeControl.minSubgroupSize)
       appendf(out, " (%u to %u)", q.sizeControl.minSubgroupSize,
-                  q.sizeControl.maxSubgroupSize);
+              q.sizeControl.maxSubgroupSize);
     appendf(out, "\n");
     appendf(out, "  max workgroup size: [%u, %u, %u], invocations: %u\n",
-                l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupSize[1],
-                l.maxComputeWorkGroupSize[2], l.maxComputeWorkGroupInvocations);
+            l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupSize[1],
+            l.maxComputeWorkGroupSize[2], l.maxComputeWorkGroupInvocations);
     appendf(out, "  max workgroup count: [%u, %u, %u]\n",
-                l.maxComputeWorkGroupCount[0], l.maxComputeWorkGroupCount[1],
-                l.maxComputeWorkGroupCount[2]);
-    appendf(out, "  shared memory: %u bytes, push constants: %u bytes, "
-                "storage buffer range: %u bytes\n",
-                l.maxComputeSharedMemorySize, l.maxPushConstantsSize,
-                l.maxStorageBufferRange);
+            l.maxComputeWorkGroupCount[0], l.maxComputeWorkGroupCount[1],
+            l.maxComputeWorkGroupCount[2]);
+    appendf(out,
+            "  shared memory: %u bytes, push constants: %u bytes, "
+            "storage buffer range: %u bytes\n",
+            l.maxComputeSharedMemorySize, l.maxPushConstantsSize,
+            l.maxStorageBufferRange);
   }
   return std::move(out);
 }
@@ -284,20 +286,21 @@ Expected<std::string> Context::deviceTargetEnv() {
     return s;
   };
   const VkPhysicalDeviceLimits &l = q.props.limits;
-  std::string text = std::string("#spirv.target_env<#spirv.vce<") + version + ", [" +
-         join(caps) + "], [" + join(exts) + "]>, api=Vulkan, " +
-         (std::strcmp(vendor, "Unknown") == 0
-              ? std::string()
-              : std::string(vendor) + ":" + type + ", ") +
-         "#spirv.resource_limits<max_compute_shared_memory_size = " +
-         std::to_string(l.maxComputeSharedMemorySize) +
-         ", max_compute_workgroup_invocations = " +
-         std::to_string(l.maxComputeWorkGroupInvocations) +
-         ", max_compute_workgroup_size = [" +
-         std::to_string(l.maxComputeWorkGroupSize[0]) + ", " +
-         std::to_string(l.maxComputeWorkGroupSize[1]) + ", " +
-         std::to_string(l.maxComputeWorkGroupSize[2]) +
-         "], subgroup_size = " + std::to_string(q.subgroup.subgroupSize);
+  std::string text =
+      std::string("#spirv.target_env<#spirv.vce<") + version + ", [" +
+      join(caps) + "], [" + join(exts) + "]>, api=Vulkan, " +
+      (std::strcmp(vendor, "Unknown") == 0
+           ? std::string()
+           : std::string(vendor) + ":" + type + ", ") +
+      "#spirv.resource_limits<max_compute_shared_memory_size = " +
+      std::to_string(l.maxComputeSharedMemorySize) +
+      ", max_compute_workgroup_invocations = " +
+      std::to_string(l.maxComputeWorkGroupInvocations) +
+      ", max_compute_workgroup_size = [" +
+      std::to_string(l.maxComputeWorkGroupSize[0]) + ", " +
+      std::to_string(l.maxComputeWorkGroupSize[1]) + ", " +
+      std::to_string(l.maxComputeWorkGroupSize[2]) +
+      "], subgroup_size = " + std::to_string(q.subgroup.subgroupSize);
   if (q.sizeControl.minSubgroupSize)
     text += ", min_subgroup_size = " +
             std::to_string(q.sizeControl.minSubgroupSize) +

@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Context.h"
-#include "../FillResource.h"
 #include "kiln/Runtime/Runtime.h"
+#include "../FillResource.h"
+#include "Context.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -69,9 +69,9 @@ public:
   Expected<void *> getFunction(void *module, const char *name) override {
     Locked l;
     KILN_TRY(l.context.usable());
-    KILN_ASSIGN_OR_RETURN(Kernel * kernel,
-                          l.context.getKernel(static_cast<Module *>(module),
-                                              name));
+    KILN_ASSIGN_OR_RETURN(
+        Kernel * kernel,
+        l.context.getKernel(static_cast<Module *>(module), name));
     return static_cast<void *>(kernel);
   }
 
@@ -93,8 +93,7 @@ public:
     intptr_t grids[3] = {grid.x, grid.y, grid.z};
     intptr_t blocks[3] = {block.x, block.y, block.z};
     return l.context.launch(kernel, grids, blocks,
-                            static_cast<Stream *>(stream), params,
-                            paramsCount);
+                            static_cast<Stream *>(stream), params, paramsCount);
   }
 
   Expected<void *> createStream() override {
@@ -179,9 +178,7 @@ void *mgpuModuleLoadJIT(void *, int) {
                           "load them with mgpuModuleLoad"));
 }
 
-void mgpuModuleUnload(void *module) {
-  orExit(runtime().unloadModule(module));
-}
+void mgpuModuleUnload(void *module) { orExit(runtime().unloadModule(module)); }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
   return orExit(runtime().getFunction(module, name));
