@@ -54,16 +54,6 @@ inline std::string timeoutMessage(const std::string &what, double seconds,
   std::_Exit(1);
 }
 
-/// Reports that `what` did not complete within `seconds` on `device` and
-/// ends the process at once (as above). `runtime` is the message prefix
-/// ("kiln-vulkan").
-[[noreturn]] inline void stopAfterTimeout(const char *runtime,
-                                          const std::string &what,
-                                          double seconds,
-                                          const std::string &device) {
-  stopAfterTimeout(runtime, timeoutMessage(what, seconds, device));
-}
-
 } // namespace rt
 } // namespace kiln
 

@@ -18,6 +18,7 @@
 
 #include "../Boundary.h"
 #include "../DeviceChoice.h"
+#include "../Format.h"
 #include "../FillResource.h"
 #include "../Timeout.h"
 #include "Driver.h"
@@ -91,31 +92,8 @@ ErrorKind kindOf(CUresult result) {
   }
 }
 
-/// "N bytes (X.Y GiB)".
-std::string describeBytes(uint64_t bytes) {
-  char text[64];
-  std::snprintf(text, sizeof(text), "%" PRIu64 " bytes (%.1f GiB)", bytes,
-                bytes / double(1ull << 30));
-  return text;
-}
-
-/// Appends printf-formatted text to `out`.
-__attribute__((format(printf, 2, 3))) void appendf(std::string &out,
-                                                   const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  va_list again;
-  va_copy(again, args);
-  int length = std::vsnprintf(nullptr, 0, format, args);
-  va_end(args);
-  if (length > 0) {
-    size_t at = out.size();
-    out.resize(at + static_cast<size_t>(length) + 1);
-    std::vsnprintf(&out[at], static_cast<size_t>(length) + 1, format, again);
-    out.resize(at + static_cast<size_t>(length));
-  }
-  va_end(again);
-}
+using kiln::rt::appendf;
+using kiln::rt::describeBytes;
 
 using kiln::rt::ScopeExit;
 

@@ -12,6 +12,7 @@
 #include "ValidateSPIRV.h"
 #include "../Timeout.h"
 #include "../DeviceChoice.h"
+#include "../Format.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -723,13 +724,7 @@ uint32_t Context::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want,
   return UINT32_MAX;
 }
 
-/// "N bytes (X.Y GiB)".
-static std::string describeBytes(uint64_t bytes) {
-  char text[64];
-  std::snprintf(text, sizeof(text), "%" PRIu64 " bytes (%.1f GiB)", bytes,
-                bytes / double(1ull << 30));
-  return text;
-}
+using rt::describeBytes;
 
 Status Context::outOfMemory(const std::string &purpose, uint64_t bytes,
                             const char *call, VkResult result, const char *file,

@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Format.h"
 #include "Capabilities.h"
 #include "Context.h"
 
-#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -106,32 +106,16 @@ struct DeviceQuery {
 };
 } // namespace
 
-/// printf into a std::string.
-[[gnu::format(printf, 2, 3)]] static void appendf(std::string &out,
-                                                  const char *format, ...) {
-  va_list args, copy;
-  va_start(args, format);
-  va_copy(copy, args);
-  int n = std::vsnprintf(nullptr, 0, format, copy);
-  va_end(copy);
-  if (n > 0) {
-    size_t old = out.size();
-    out.resize(old + n + 1);
-    std::vsnprintf(&out[old], n + 1, format, args);
-    out.resize(old + n);
-  }
-  va_end(args);
-}
+using rt::appendf;
 
 Expected<std::string> Context::describeDevices() {
-  Context &c = *this;
   KILN_ASSIGN_OR_RETURN(std::vector<VkPhysicalDevice> devices,
                         physicalDevices());
   if (devices.empty())
     return KILN_ERROR(Driver, "no Vulkan device found");
   std::string out;
   for (size_t i = 0; i < devices.size(); ++i) {
-    DeviceQuery q(c, devices[i]);
+    DeviceQuery q(*this, devices[i]);
     const VkPhysicalDeviceLimits &l = q.props.limits;
     appendf(out, "%zu: %s\n", i, q.props.deviceName);
     appendf(out, "  type: %s, vendor 0x%04x, device 0x%04x\n",
@@ -170,9 +154,8 @@ Expected<std::string> Context::describeDevices() {
 }
 
 Expected<std::string> Context::deviceTargetEnv() {
-  Context &c = *this;
   KILN_ASSIGN_OR_RETURN(VkPhysicalDevice chosen, choosePhysicalDevice());
-  DeviceQuery q(c, chosen);
+  DeviceQuery q(*this, chosen);
   uint32_t api = q.props.apiVersion;
   const char *version = api >= VK_API_VERSION_1_3   ? "v1.6"
                         : api >= VK_API_VERSION_1_2 ? "v1.5"
@@ -311,9 +294,8 @@ Expected<std::string> Context::deviceTargetEnv() {
 }
 
 Status Context::deviceInfo(KilnVulkanDeviceInfo &result) {
-  Context &c = *this;
   KILN_ASSIGN_OR_RETURN(VkPhysicalDevice chosen, choosePhysicalDevice());
-  DeviceQuery q(c, chosen);
+  DeviceQuery q(*this, chosen);
   KilnVulkanDeviceInfo *info = &result;
   *info = KilnVulkanDeviceInfo{};
   std::snprintf(info->name, sizeof(info->name), "%s", q.props.deviceName);

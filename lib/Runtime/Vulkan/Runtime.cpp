@@ -133,10 +133,23 @@ public:
     return l.context.copy(dst, src, bytes);
   }
 
-  Status fill32(void *dst, uint32_t value, size_t count, void *) override {
+  Status fill32(void *dst, uint32_t value, size_t count,
+                void *stream) override {
+    return fill(dst, value, 4, count, stream);
+  }
+
+  /// `count` words of `patternBytes` (2 or 4) bytes of `value` at `dst`.
+  Status fill(void *dst, uint32_t value, unsigned patternBytes, size_t count,
+              void *) {
     Locked l;
     KILN_TRY(l.context.usable());
-    return l.context.fill(dst, value, 4, count);
+    return l.context.fill(dst, value, patternBytes, count);
+  }
+
+  Status synchronizeEvent(void *event) {
+    Locked l;
+    KILN_TRY(l.context.usable());
+    return l.context.synchronize(static_cast<Event *>(event));
   }
 
   Status setTimingCallback(KilnTimingCallback callback, void *user) override {
@@ -213,8 +226,7 @@ void *mgpuEventCreate() { return new Event(); }
 void mgpuEventDestroy(void *event) { delete static_cast<Event *>(event); }
 
 void mgpuEventSynchronize(void *event) {
-  Locked l;
-  orExit(l.context.synchronize(static_cast<Event *>(event)));
+  orExit(runtime().synchronizeEvent(event));
 }
 
 void mgpuEventRecord(void *event, void *stream) {
@@ -236,10 +248,9 @@ void mgpuMemset32(void *dst, uint32_t value, size_t count, void *stream) {
   orExit(runtime().fill32(dst, value, count, stream));
 }
 
-void mgpuMemset16(void *dst, unsigned short value, size_t count, void *) {
-  Locked l;
-  orExit(l.context.usable());
-  orExit(l.context.fill(dst, value, 2, count));
+void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                  void *stream) {
+  orExit(runtime().fill(dst, value, 2, count, stream));
 }
 
 void mgpuSetDefaultDevice(int32_t device) {
@@ -250,7 +261,7 @@ void mgpuSetDefaultDevice(int32_t device) {
 int kilnVulkanListDevices() {
   Expected<std::string> text = runtime().describeDevices();
   if (!text) {
-    std::fprintf(stderr, "kiln-vulkan: %s\n", text.error().message().c_str());
+    rt::printError("kiln-vulkan", text.error());
     return 1;
   }
   std::fputs(text->c_str(), stdout);
@@ -265,7 +276,7 @@ const char *kilnVulkanDeviceTargetEnv() {
     return cached.c_str();
   Expected<std::string> text = runtime().deviceTarget();
   if (!text) {
-    std::fprintf(stderr, "kiln-vulkan: %s\n", text.error().message().c_str());
+    rt::printError("kiln-vulkan", text.error());
     return nullptr;
   }
   cached = *text;
@@ -275,7 +286,7 @@ const char *kilnVulkanDeviceTargetEnv() {
 int kilnVulkanGetDeviceInfo(KilnVulkanDeviceInfo *info) {
   Locked l;
   if (Status error = l.context.deviceInfo(*info)) {
-    std::fprintf(stderr, "kiln-vulkan: %s\n", error.message().c_str());
+    rt::printError("kiln-vulkan", error);
     return 1;
   }
   return 0;
