@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs what is missing, builds Kiln and runs the whole test suite: the
 # lit suite (passes, tools, the kernel corpus), the Vulkan integration tests
-# again compiled ahead of time (build/test-aot) and on CUDA (build/test-cuda,
-# unsupported without an NVIDIA GPU), and the GoogleTest units.
+# again compiled ahead of time (build/test-aot), on CUDA (build/test-cuda,
+# unsupported without an NVIDIA GPU) and on the CPU through the spirv-cpu
+# target (build/test-spirv-cpu), and the GoogleTest units.
 #
 #   scripts/test.sh              the build in build/ (GCC)
 #   scripts/test.sh --sanitize   the same suite on a clang build with
@@ -32,7 +33,7 @@ fi
 lit=/usr/lib/llvm-22/bin/lit
 status=0
 rm -f $build/*-results.xml
-"$lit" -sv $build/test $build/test-aot $build/test-cuda \
+"$lit" -sv $build/test $build/test-aot $build/test-cuda $build/test-spirv-cpu \
   --xunit-xml-output $build/lit-results.xml || status=1
 $build/unittests/KilnUnitTests --gtest_brief=1 \
   --gtest_output=xml:$build/gtest-results.xml || status=1
@@ -44,6 +45,9 @@ KILN_VULKAN_VALIDATION=1 $build/unittests/KilnVulkanRuntimeTests --gtest_brief=1
 # against none.
 $build/unittests/KilnCUDARuntimeTests --gtest_brief=1 \
   --gtest_output=xml:$build/gtest-cuda-results.xml || status=1
+# The spirv-cpu runtime's units run on the host, with hand-written kernels.
+$build/unittests/KilnSPIRVCPURuntimeTests --gtest_brief=1 \
+  --gtest_output=xml:$build/gtest-spirv-cpu-results.xml || status=1
 
 # One summary line over both suites.
 python3 - "$build" <<'PY'
@@ -52,7 +56,8 @@ import xml.etree.ElementTree as ET
 build = sys.argv[1]
 passed = failed = skipped = 0
 for name in ("lit-results.xml", "gtest-results.xml",
-             "gtest-vulkan-results.xml", "gtest-cuda-results.xml"):
+             "gtest-vulkan-results.xml", "gtest-cuda-results.xml",
+             "gtest-spirv-cpu-results.xml"):
     path = build + "/" + name
     try:
         root = ET.parse(path).getroot()

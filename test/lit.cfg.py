@@ -25,6 +25,12 @@ elif kiln_suite == "cuda":
     config.test_source_root = os.path.join(os.path.dirname(__file__),
                                            "Integration", "Vulkan")
     config.test_exec_root = os.path.join(config.kiln_obj_root, "test-cuda")
+elif kiln_suite == "spirv-cpu":
+    config.name = "Kiln-SPIRV-CPU"
+    config.test_source_root = os.path.join(os.path.dirname(__file__),
+                                           "Integration", "Vulkan")
+    config.test_exec_root = os.path.join(config.kiln_obj_root,
+                                         "test-spirv-cpu")
 else:
     config.name = "Kiln"
     config.test_source_root = os.path.dirname(__file__)
@@ -90,6 +96,9 @@ config.substitutions.append(("%fake_cuda_driver", config.fake_cuda_driver))
 # kiln-bench --plot draws with gnuplot (gnuplot-nox, installed by
 # scripts/install-deps.sh).
 import shutil
+# The spirv-cpu target's debug info is checked in gdb where there is one.
+if shutil.which("gdb"):
+    config.available_features.add("gdb")
 if shutil.which("gnuplot"):
     config.available_features.add("gnuplot")
 else:
@@ -153,6 +162,25 @@ elif kiln_suite == "cuda":
                 if ("kiln-bundle subgroup_size=8" in text
                         or "kiln-cuda-suite: vulkan only" in text):
                     config.excludes.append(name)
+elif kiln_suite == "spirv-cpu":
+    # The Vulkan integration tests through kiln-spirv-cpu-runner: no Vulkan
+    # device needed. `lit -D spirv-cpu-checked=1` runs them in checked mode.
+    runner = ToolSubst("kiln-vulkan-runner", command=config.python_executable,
+                       extra_args=[os.path.join(os.path.dirname(__file__),
+                                                "Integration", "SPIRVCPU",
+                                                "Inputs",
+                                                "kiln_spirv_cpu_run.py")])
+    config.available_features.add("vulkan-runner")
+    if lit_config.params.get("spirv-cpu-checked") == "1":
+        config.environment["KILN_SPIRV_CPU_CHECKED"] = "1"
+    # What only a Vulkan device has (the validation layer's debug printf,
+    # device limits) says "kiln-spirv-cpu-suite: vulkan only".
+    for name in os.listdir(config.test_source_root):
+        path = os.path.join(config.test_source_root, name)
+        if name.endswith(".mlir"):
+            with open(path) as f:
+                if "kiln-spirv-cpu-suite: vulkan only" in f.read():
+                    config.excludes.append(name)
 else:
     runner = "kiln-vulkan-runner"
 
@@ -162,6 +190,7 @@ tools = [
     "kiln-translate",
     "kiln-compile",
     "kiln-cuda-runner",
+    "kiln-spirv-cpu-runner",
     ToolSubst("spirv-val", config.spirv_val),
     ToolSubst("spirv-dis", config.spirv_dis),
 ]

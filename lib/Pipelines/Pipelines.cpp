@@ -101,6 +101,26 @@ void kiln::buildGPUToVulkanPassPipeline(
   buildHostToLLVMPassPipeline(pm);
 }
 
+void kiln::buildGPUToSPIRVCPUKernelPassPipeline(
+    OpPassManager &pm, const GPUToSPIRVCPUPipelineOptions &options) {
+  GPUToSPIRVPipelineOptions spirv;
+  spirv.targetEnv = options.targetEnv;
+  spirv.use64BitIndex = options.use64BitIndex;
+  spirv.bufferDeviceAddress = options.bufferDeviceAddress;
+  spirv.validate = options.validate;
+  buildGPUToSPIRVDevicePassPipeline(pm, spirv);
+  pm.addPass(createKilnSPIRVToCPU(KilnSPIRVToCPUOptions{options.checked}));
+  KilnSerializeSPIRVOptions serialize;
+  serialize.validate = options.validate;
+  pm.addPass(createKilnSerializeSPIRV(serialize));
+}
+
+void kiln::buildGPUToSPIRVCPUPassPipeline(
+    OpPassManager &pm, const GPUToSPIRVCPUPipelineOptions &options) {
+  buildGPUToSPIRVCPUKernelPassPipeline(pm, options);
+  buildHostToLLVMPassPipeline(pm);
+}
+
 void kiln::buildGPUToNVVMDevicePassPipeline(
     OpPassManager &pm, const GPUToNVVMPipelineOptions &options) {
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
@@ -167,6 +187,13 @@ void kiln::registerKilnPipelines() {
       "Outline gpu.launch kernels and lower them to validated SPIR-V in one "
       "gpu.binary per GPU module",
       buildGPUToSPIRVPassPipeline);
+  PassPipelineRegistration<GPUToSPIRVCPUPipelineOptions>(
+      "kiln-gpu-to-spirv-cpu",
+      "Lower a program with gpu.launch kernels for Kiln's spirv-cpu runtime: "
+      "kernels to validated SPIR-V, then to host functions that run every "
+      "invocation on the CPU; the host to the LLVM dialect calling the mgpu* "
+      "runtime ABI",
+      buildGPUToSPIRVCPUPassPipeline);
   PassPipelineRegistration<GPUToNVVMPipelineOptions>(
       "kiln-gpu-to-cuda",
       "Lower a program with gpu.launch kernels for Kiln's CUDA runtime: "

@@ -439,10 +439,14 @@ LogicalResult aot::linkExecutable(StringRef objectFile, StringRef output,
 
   SmallVector<std::string> libraries;
   bool cuda = options.target == "cuda";
-  for (StringRef name :
-       {cuda ? "libkiln_aot_main_cuda.a" : "libkiln_aot_main.a",
-        "libkiln_runner_utils.a",
-        cuda ? "libkiln_cuda_runtime.a" : "libkiln_vulkan_runtime.a"}) {
+  bool cpu = options.target == "spirv-cpu";
+  for (StringRef name : {cuda  ? "libkiln_aot_main_cuda.a"
+                         : cpu ? "libkiln_aot_main_spirv_cpu.a"
+                               : "libkiln_aot_main.a",
+                         "libkiln_runner_utils.a",
+                         cuda  ? "libkiln_cuda_runtime.a"
+                         : cpu ? "libkiln_spirv_cpu_runtime.a"
+                               : "libkiln_vulkan_runtime.a"}) {
     SmallString<256> path(options.runtimeDir);
     llvm::sys::path::append(path, name);
     if (!llvm::sys::fs::exists(path)) {
@@ -469,7 +473,7 @@ LogicalResult aot::linkExecutable(StringRef objectFile, StringRef output,
   // dependency where it is only a stub.
   llvm::append_range(args, SmallVector<std::string>{
                                "-Wl,--as-needed", "-Wl,--gc-sections", "-ldl",
-                               "-lm", "-static-libgcc"});
+                               "-lm", "-pthread", "-static-libgcc"});
   if (options.staticCxxRuntime)
     args.push_back("-static-libstdc++");
 #ifdef KILN_AOT_SANITIZE_LINKER

@@ -61,21 +61,27 @@ static const Profile kProfiles[] = {
      "max_compute_workgroup_invocations = 128, "
      "max_compute_workgroup_size = [128, 128, 64]>>"},
     // What every desktop GPU of the last years has (NVIDIA since Maxwell,
-    // AMD since GCN, Intel Xe) and lavapipe too: Vulkan 1.3 with the 8/16/64-bit
-    // types and storage, int64 atomics and every subgroup operation class but
-    // clustered; no fixed subgroup size. The portable test bundle is compiled
-    // for it.
-    {"desktop",
-     KILN_VULKAN_1_3_FULL_VCE
+    // AMD since GCN, Intel Xe) and lavapipe too: Vulkan 1.3 with the
+    // 8/16/64-bit types and storage, int64 atomics and every subgroup operation
+    // class but clustered; no fixed subgroup size. The portable test bundle is
+    // compiled for it.
+    {"desktop", KILN_VULKAN_1_3_FULL_VCE
      "#spirv.resource_limits<max_compute_shared_memory_size = 32768, "
      "max_compute_workgroup_invocations = 1024, "
      "max_compute_workgroup_size = [1024, 1024, 64]>>"},
     // Mesa 22.3's lavapipe (llvmpipe, 256-bit vectors): Vulkan 1.3 with the
     // 8/16/64-bit types, 8/16-bit storage, int64 atomics and every subgroup
     // operation class but clustered.
-    {"lavapipe",
-     KILN_VULKAN_1_3_FULL_VCE
+    {"lavapipe", KILN_VULKAN_1_3_FULL_VCE
      "#spirv.resource_limits<max_compute_shared_memory_size = 32768, "
+     "max_compute_workgroup_invocations = 1024, "
+     "max_compute_workgroup_size = [1024, 1024, 1024], subgroup_size = 8, "
+     "min_subgroup_size = 8, max_subgroup_size = 8>>"},
+    // Kiln's spirv-cpu target (docs/spirv-cpu.md): what lavapipe offers, with
+    // the same 8-wide subgroups, and no fixed limit on workgroup memory but
+    // the one a CPU's stack-free design makes cheap.
+    {"spirv-cpu", KILN_VULKAN_1_3_FULL_VCE
+     "#spirv.resource_limits<max_compute_shared_memory_size = 65536, "
      "max_compute_workgroup_invocations = 1024, "
      "max_compute_workgroup_size = [1024, 1024, 1024], subgroup_size = 8, "
      "min_subgroup_size = 8, max_subgroup_size = 8>>"},

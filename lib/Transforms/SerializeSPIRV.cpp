@@ -1,5 +1,6 @@
 //===- SerializeSPIRV.cpp - Validated SPIR-V in Kiln's container ----------===//
 
+#include "SerializeSPIRV.h"
 #include "DebugPrintf.h"
 
 #include "kiln/Target/Container.h"
@@ -75,14 +76,8 @@ private:
 };
 } // namespace
 
-LogicalResult SerializeSPIRVPass::serializeModule(gpu::GPUModuleOp gpuModule) {
-  auto spvModules = llvm::to_vector(gpuModule.getOps<spirv::ModuleOp>());
-  if (spvModules.size() != 1)
-    return gpuModule.emitError("GPU module '")
-           << gpuModule.getName() << "' holds " << spvModules.size()
-           << " spirv.modules; expected exactly one (run "
-              "kiln-convert-gpu-to-spirv first)";
-  spirv::ModuleOp spvModule = spvModules.front();
+LogicalResult kiln::serializeSPIRVWords(spirv::ModuleOp spvModule,
+                                        SmallVectorImpl<uint32_t> &words) {
   spirv::TargetEnvAttr env = spirv::lookupTargetEnv(spvModule);
   if (!env)
     return spvModule.emitError("spirv.module has no spirv.target_env");
@@ -106,13 +101,11 @@ LogicalResult SerializeSPIRVPass::serializeModule(gpu::GPUModuleOp gpuModule) {
       if (!llvm::is_contained(exts, e))
         exts.push_back(e);
     }
-    spvModule.setVceTripleAttr(spirv::VerCapExtAttr::get(
-        std::max(vce.getVersion(), env.getVersion()), caps, exts,
-        &getContext()));
+    spvModule.setVceTripleAttr(
+        spirv::VerCapExtAttr::get(std::max(vce.getVersion(), env.getVersion()),
+                                  caps, exts, spvModule.getContext()));
   }
 
-  container::ModuleInfo info;
-  SmallVector<uint32_t> words;
   spirv::SerializationOptions options;
   options.emitSymbolName = true;
   if (failed(spirv::serialize(spvModule, words, options)))
@@ -125,6 +118,22 @@ LogicalResult SerializeSPIRVPass::serializeModule(gpu::GPUModuleOp gpuModule) {
   if (std::string error;
       failed(rewriteDebugPrintfCalls(words, printfFormats, error)))
     return spvModule.emitError("cannot emit debug printf: ") << error;
+  return success();
+}
+
+LogicalResult SerializeSPIRVPass::serializeModule(gpu::GPUModuleOp gpuModule) {
+  auto spvModules = llvm::to_vector(gpuModule.getOps<spirv::ModuleOp>());
+  if (spvModules.size() != 1)
+    return gpuModule.emitError("GPU module '")
+           << gpuModule.getName() << "' holds " << spvModules.size()
+           << " spirv.modules; expected exactly one (run "
+              "kiln-convert-gpu-to-spirv first)";
+  spirv::ModuleOp spvModule = spvModules.front();
+  SmallVector<uint32_t> words;
+  if (failed(serializeSPIRVWords(spvModule, words)))
+    return failure();
+  spirv::TargetEnvAttr env = spirv::lookupTargetEnv(spvModule);
+  container::ModuleInfo info;
   if (validate) {
     std::string log;
     if (failed(validateWords(words, env, log)))

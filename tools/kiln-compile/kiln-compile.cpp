@@ -6,9 +6,12 @@
 //   kiln-compile FILE --target=cuda --emit=mlir|ptx|cubin|llvm|obj|exe
 //                [--chip=sm_XX] [--features=+ptxNN] [--format=F]
 //                [--cuda-path=DIR] ...
+//   kiln-compile FILE --target=spirv-cpu
+//                --emit=mlir|spirv|container|llvm|obj|exe [--checked] ...
 //
-// mlir, spirv, container, ptx and cubin stop after the device pipeline; llvm, obj and
-// exe lower the host too and compile it in-process (lib/Target/AOT.cpp).
+// mlir, spirv, container, ptx and cubin stop after the device pipeline; llvm,
+// obj and exe lower the host too and compile it in-process
+// (lib/Target/AOT.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,7 +50,9 @@ namespace cl = llvm::cl;
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
                                       cl::init("-"));
 static cl::opt<std::string> target("target",
-                                   cl::desc("Target: vulkan or cuda"),
+                                   cl::desc("Target: vulkan, cuda or spirv-cpu "
+                                            "(the SPIR-V kernels run on the "
+                                            "host CPU; docs/spirv-cpu.md)"),
                                    cl::init("vulkan"));
 static cl::opt<std::string>
     emit("emit",
@@ -124,11 +129,17 @@ static cl::opt<bool> strip("strip", cl::desc("Drop the executable's symbols"),
 static cl::opt<std::string>
     targetEnv("target-env",
               cl::desc("Target env profile for GPU modules without one: "
-                       "desktop (default), vulkan-1.1, vulkan-1.2, "
-                       "vulkan-1.3, lavapipe, a #spirv.target_env literal, "
-                       "or 'device' (this machine's Vulkan device, "
-                       "KILN_VULKAN_DEVICE chooses)"),
+                       "desktop (default; spirv-cpu for --target=spirv-cpu), "
+                       "vulkan-1.1, vulkan-1.2, vulkan-1.3, lavapipe, "
+                       "spirv-cpu, a #spirv.target_env literal, or 'device' "
+                       "(this machine's Vulkan device, KILN_VULKAN_DEVICE "
+                       "chooses; spirv-cpu for --target=spirv-cpu)"),
               cl::init("desktop"));
+static cl::opt<bool> checked(
+    "checked",
+    cl::desc("spirv-cpu: bounds-check every buffer and workgroup memory "
+             "access, and check that every invocation reaches each barrier"),
+    cl::init(false));
 static cl::opt<bool>
     use64BitIndex("use-64bit-index",
                   cl::desc("Lower index to i64 in kernels and push constants"),
@@ -140,7 +151,7 @@ static cl::opt<std::string> bufferDeviceAddress(
              "instead of a storage-buffer descriptor, so that their size is "
              "not capped by maxStorageBufferRange: never, auto (default: "
              "static sizes above 128 MiB, where the target env allows) or "
-             "always"),
+             "always; spirv-cpu: never by default"),
     cl::init("auto"));
 
 static int fail(const llvm::Twine &message) {
@@ -354,8 +365,12 @@ int main(int argc, char **argv) {
   }
 
   bool cuda = target == "cuda";
-  if (target != "vulkan" && !cuda)
-    return fail("unknown --target='" + target + "'; supported: vulkan, cuda");
+  bool cpu = target == "spirv-cpu";
+  if (target != "vulkan" && !cuda && !cpu)
+    return fail("unknown --target='" + target +
+                "'; supported: vulkan, cuda, spirv-cpu");
+  if (checked && !cpu)
+    return fail("--checked applies to --target=spirv-cpu only");
   if (emit.empty())
     emit = cuda ? "ptx" : "spirv";
   static const char *const vulkanKinds[] = {"mlir", "spirv", "container",
@@ -387,6 +402,10 @@ int main(int argc, char **argv) {
 
   std::string error;
   std::string env = targetEnv;
+  // The CPU's own profile unless the user picks one: its subgroups are
+  // 8 wide and its workgroup memory is not a device's.
+  if (cpu && (targetEnv.getNumOccurrences() == 0 || env == "device"))
+    env = "spirv-cpu";
   kiln::GPUToNVVMPipelineOptions cudaOptions;
   if (cuda) {
     std::string chipName = chip;
@@ -449,6 +468,12 @@ int main(int argc, char **argv) {
   options.targetEnv = env;
   options.use64BitIndex = use64BitIndex;
   options.bufferDeviceAddress = bufferDeviceAddress;
+  kiln::GPUToSPIRVCPUPipelineOptions cpuOptions;
+  cpuOptions.targetEnv = env;
+  cpuOptions.use64BitIndex = use64BitIndex;
+  if (bufferDeviceAddress.getNumOccurrences())
+    cpuOptions.bufferDeviceAddress = bufferDeviceAddress;
+  cpuOptions.checked = checked;
   if (host) {
     std::string headerText;
     if (kiln::isLoweredToLLVM(*module)) {
@@ -464,10 +489,12 @@ int main(int argc, char **argv) {
         for (char &c : guard)
           if (!llvm::isAlnum(c))
             c = '_';
-        FailureOr<std::string> text = kiln::aot::emitCHeader(
-            *module,
-            cuda ? "libkiln_cuda_runtime.a" : "libkiln_vulkan_runtime.a",
-            guard);
+        FailureOr<std::string> text =
+            kiln::aot::emitCHeader(*module,
+                                   cuda  ? "libkiln_cuda_runtime.a"
+                                   : cpu ? "libkiln_spirv_cpu_runtime.a"
+                                         : "libkiln_vulkan_runtime.a",
+                                   guard);
         if (failed(text))
           return 1;
         headerText = std::move(*text);
@@ -476,6 +503,8 @@ int main(int argc, char **argv) {
       PassManager pm(&context);
       if (cuda)
         kiln::buildGPUToCUDAPassPipeline(pm, cudaOptions);
+      else if (cpu)
+        kiln::buildGPUToSPIRVCPUPassPipeline(pm, cpuOptions);
       else
         kiln::buildGPUToVulkanPassPipeline(pm, options);
       if (failed(pm.run(*module)))
@@ -489,6 +518,8 @@ int main(int argc, char **argv) {
   PassManager pm(&context);
   if (cuda)
     kiln::buildGPUToNVVMPassPipeline(pm, cudaOptions);
+  else if (cpu)
+    kiln::buildGPUToSPIRVCPUKernelPassPipeline(pm, cpuOptions);
   else
     kiln::buildGPUToSPIRVPassPipeline(pm, options);
   if (failed(pm.run(*module)))

@@ -59,6 +59,49 @@ void buildHostToLLVMPassPipeline(mlir::OpPassManager &pm);
 void buildGPUToVulkanPassPipeline(mlir::OpPassManager &pm,
                                   const GPUToSPIRVPipelineOptions &options);
 
+/// Options of `--kiln-gpu-to-spirv-cpu`.
+struct GPUToSPIRVCPUPipelineOptions
+    : public mlir::PassPipelineOptions<GPUToSPIRVCPUPipelineOptions> {
+  PassOptions::Option<std::string> targetEnv{
+      *this, "target-env",
+      llvm::cl::desc("Target env profile for GPU modules without one "
+                     "(spirv-cpu, vulkan-1.1, vulkan-1.2, vulkan-1.3, desktop, "
+                     "lavapipe) or a #spirv.target_env literal"),
+      llvm::cl::init("spirv-cpu")};
+  PassOptions::Option<bool> use64BitIndex{
+      *this, "use-64bit-index",
+      llvm::cl::desc("Lower index to i64 in kernels and push constants"),
+      llvm::cl::init(false)};
+  // A CPU has no maxStorageBufferRange: descriptors reach any size, and
+  // checked mode checks them.
+  PassOptions::Option<std::string> bufferDeviceAddress{
+      *this, "buffer-device-address",
+      llvm::cl::desc("Memref arguments bound by buffer device address: "
+                     "never (default), auto or always"),
+      llvm::cl::init("never")};
+  PassOptions::Option<bool> validate{
+      *this, "validate",
+      llvm::cl::desc("Validate every module with SPIRV-Tools"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> checked{
+      *this, "checked",
+      llvm::cl::desc("Bounds-check every buffer and workgroup memory access "
+                     "and check that every invocation reaches each barrier"),
+      llvm::cl::init(false)};
+};
+
+/// The kernels of `--kiln-gpu-to-spirv-cpu`: the Vulkan device side, each
+/// module's SPIR-V compiled to host functions, then validation and
+/// serialization into gpu.binary ops.
+void buildGPUToSPIRVCPUKernelPassPipeline(
+    mlir::OpPassManager &pm, const GPUToSPIRVCPUPipelineOptions &options);
+
+/// `--kiln-gpu-to-spirv-cpu`: the Vulkan device side up to validated SPIR-V,
+/// each module's SPIR-V compiled to host functions for the spirv-cpu
+/// runtime, then the host to LLVM.
+void buildGPUToSPIRVCPUPassPipeline(
+    mlir::OpPassManager &pm, const GPUToSPIRVCPUPipelineOptions &options);
+
 /// Options of `--kiln-gpu-to-nvvm` and `--kiln-gpu-to-cuda`.
 struct GPUToNVVMPipelineOptions
     : public mlir::PassPipelineOptions<GPUToNVVMPipelineOptions> {

@@ -9,8 +9,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/AOTEntry.h"
-#ifdef KILN_AOT_CUDA
+#if defined(KILN_AOT_CUDA)
 #include "kiln/Runtime/CUDARuntime.h"
+#elif defined(KILN_AOT_SPIRV_CPU)
+#include "kiln/Runtime/SPIRVCPURuntime.h"
 #else
 #include "kiln/Runtime/VulkanRuntime.h"
 #endif
@@ -21,10 +23,11 @@
 #include <cstring>
 
 namespace {
-// What differs between the Vulkan and the CUDA main().
-#ifdef KILN_AOT_CUDA
+// What differs between the Vulkan, the CUDA and the spirv-cpu main().
+#if defined(KILN_AOT_CUDA)
 constexpr const char *kApi = "CUDA";
 constexpr const char *kDeviceVar = "KILN_CUDA_DEVICE";
+constexpr const char *kThreadsVar = nullptr;
 constexpr const char *kTimingVar = "KILN_CUDA_TIMING";
 constexpr const char *kValidateVar = nullptr;
 constexpr const char *kRobustVar = nullptr;
@@ -33,9 +36,23 @@ constexpr const char *kPrintTargetHelp =
     "  --print-chip         print the device's chip (sm_XX) and exit\n";
 int listDevices() { return kilnCudaListDevices(); }
 const char *deviceTarget() { return kilnCudaDeviceChip(); }
+#elif defined(KILN_AOT_SPIRV_CPU)
+constexpr const char *kApi = "CPU (spirv-cpu)";
+// The CPU's only knob is how many worker threads run workgroups.
+constexpr const char *kDeviceVar = nullptr;
+constexpr const char *kThreadsVar = "KILN_CPU_THREADS";
+constexpr const char *kTimingVar = "KILN_SPIRV_CPU_TIMING";
+constexpr const char *kValidateVar = nullptr;
+constexpr const char *kRobustVar = nullptr;
+constexpr const char *kPrintTargetFlag = "-print-target-env";
+constexpr const char *kPrintTargetHelp =
+    "  --print-target-env   print the target (spirv-cpu) and exit\n";
+int listDevices() { return kilnSpirvCpuListDevices(); }
+const char *deviceTarget() { return "spirv-cpu"; }
 #else
 constexpr const char *kApi = "Vulkan";
 constexpr const char *kDeviceVar = "KILN_VULKAN_DEVICE";
+constexpr const char *kThreadsVar = nullptr;
 constexpr const char *kTimingVar = "KILN_VULKAN_TIMING";
 constexpr const char *kValidateVar = "KILN_VULKAN_VALIDATION";
 constexpr const char *kRobustVar = "KILN_VULKAN_ROBUST";
@@ -48,9 +65,15 @@ const char *deviceTarget() { return kilnVulkanDeviceTargetEnv(); }
 
 void usage(const char *program) {
   std::printf("usage: %s [options]\n"
-              "Runs the program's entry point on a %s device.\n\n"
-              "  --device=INDEX|NAME  %s device (also %s)\n",
-              program, kApi, kApi, kDeviceVar);
+              "Runs the program's entry point on a %s device.\n\n",
+              program, kApi);
+  if (kDeviceVar)
+    std::printf("  --device=INDEX|NAME  %s device (also %s)\n", kApi,
+                kDeviceVar);
+  if (kThreadsVar)
+    std::printf("  --cpu-threads=N      worker threads that run workgroups "
+                "(also %s)\n",
+                kThreadsVar);
   if (kValidateVar)
     std::printf("  --validate           enable the Khronos validation layer; "
                 "any\n"
@@ -92,10 +115,12 @@ int main(int argc, char **argv) {
     // Accept -flag as well as --flag, as LLVM-style tools do.
     if (arg[0] == '-' && arg[1] == '-')
       ++arg;
-    if (std::strncmp(arg, "-device=", 8) == 0) {
+    if (kDeviceVar && std::strncmp(arg, "-device=", 8) == 0) {
       setenv(kDeviceVar, arg + 8, 1);
-    } else if (std::strcmp(arg, "-device") == 0 && i + 1 < argc) {
+    } else if (kDeviceVar && std::strcmp(arg, "-device") == 0 && i + 1 < argc) {
       setenv(kDeviceVar, argv[++i], 1);
+    } else if (kThreadsVar && std::strncmp(arg, "-cpu-threads=", 13) == 0) {
+      setenv(kThreadsVar, arg + 13, 1);
     } else if (kValidateVar && std::strcmp(arg, "-validate") == 0) {
       setenv(kValidateVar, "1", 1);
     } else if (kRobustVar && std::strcmp(arg, "-robust-buffer-access") == 0) {

@@ -9,10 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Context.h"
-#include "ValidateSPIRV.h"
-#include "../Timeout.h"
 #include "../DeviceChoice.h"
 #include "../Format.h"
+#include "../KernelArgs.h"
+#include "../Timeout.h"
+#include "ValidateSPIRV.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -1871,38 +1872,7 @@ struct BufferArg {
 };
 } // namespace
 
-template <typename T> static T readParam(void *param) {
-  T value;
-  std::memcpy(&value, param, sizeof(T));
-  return value;
-}
-
-static float halfToFloat(uint16_t h) {
-  uint32_t sign = uint32_t(h & 0x8000) << 16;
-  uint32_t exponent = (h >> 10) & 0x1F;
-  uint32_t mantissa = h & 0x3FF;
-  uint32_t bits;
-  if (exponent == 0) {
-    if (mantissa == 0) {
-      bits = sign;
-    } else {
-      // Subnormal: normalize.
-      int e = -1;
-      do {
-        ++e;
-        mantissa <<= 1;
-      } while (!(mantissa & 0x400));
-      bits = sign | (uint32_t(127 - 15 - e) << 23) | ((mantissa & 0x3FF) << 13);
-    }
-  } else if (exponent == 31) {
-    bits = sign | 0x7F800000 | (mantissa << 13);
-  } else {
-    bits = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
-  }
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
+using rt::readParam;
 
 Status Context::launch(Kernel *kernel, const intptr_t grid[3],
                        const intptr_t block[3], Stream *stream, void **params,
@@ -1950,9 +1920,7 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
     return Status::success();
   };
   if (info) {
-    size_t expected = 0;
-    for (const container::ArgInfo &a : info->args)
-      expected += container::isMemRefKind(a.kind) ? 3 + 2 * a.rank : 1;
+    size_t expected = rt::paramCount(*info);
     if (paramsCount != expected)
       return KILN_ERROR(
           InvalidArgument,
@@ -1963,79 +1931,47 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
     size_t p = 0;
     for (const container::ArgInfo &a : info->args) {
       if (a.kind == ArgKind::Scalar) {
-        void *v = params[p++];
-        uint32_t u32;
-        switch (a.scalarType) {
-        case ScalarType::I1:
-          u32 = readParam<uint8_t>(v) & 1;
-          KILN_TRY(writePC(a.pushConstantOffset, &u32, 4));
+        uint8_t field[8];
+        unsigned bytes = 0;
+        switch (rt::encodeScalar(a, params[p++], field, bytes)) {
+        case rt::ScalarEncoding::Ok:
           break;
-        case ScalarType::I8:
-          u32 = uint32_t(int32_t(readParam<int8_t>(v)));
-          KILN_TRY(writePC(a.pushConstantOffset, &u32, 4));
-          break;
-        case ScalarType::I16:
-          u32 = uint32_t(int32_t(readParam<int16_t>(v)));
-          KILN_TRY(writePC(a.pushConstantOffset, &u32, 4));
-          break;
-        case ScalarType::I32:
-        case ScalarType::F32:
-          KILN_TRY(writePC(a.pushConstantOffset, v, 4));
-          break;
-        case ScalarType::I64:
-        case ScalarType::F64:
-          KILN_TRY(writePC(a.pushConstantOffset, v, 8));
-          break;
-        case ScalarType::F16: {
-          float f = halfToFloat(readParam<uint16_t>(v));
-          KILN_TRY(writePC(a.pushConstantOffset, &f, 4));
-          break;
-        }
-        case ScalarType::Index: {
-          int64_t i = readParam<int64_t>(v);
-          if (a.size == 4) {
-            int32_t narrow = int32_t(i);
-            KILN_TRY(writePC(a.pushConstantOffset, &narrow, 4));
-          } else {
-            KILN_TRY(writePC(a.pushConstantOffset, &i, 8));
-          }
-          break;
-        }
-        default:
+        case rt::ScalarEncoding::IndexOverflow:
+          return KILN_ERROR(
+              InvalidArgument,
+              "kernel '" + kernel->name + "' argument " +
+                  std::to_string(&a - info->args.data()) +
+                  " (index) does not fit the kernel's 32-bit index (compile "
+                  "with use-64bit-index)");
+        case rt::ScalarEncoding::UnknownType:
           return KILN_ERROR(
               InvalidArgument,
               "kernel '" + kernel->name +
                   "' has an argument of unknown scalar type; the container is "
                   "corrupt");
         }
+        KILN_TRY(writePC(a.pushConstantOffset, field, bytes));
         continue;
       }
       BufferArg b;
       b.argument = &a - info->args.data();
       b.set = a.set;
       b.binding = a.binding;
-      b.elementBytes = std::max<uint32_t>(a.size, 1);
-      b.aligned = readParam<uintptr_t>(params[p + 1]);
-      b.offset = readParam<int64_t>(params[p + 2]);
-      for (uint32_t d = 0; d < a.rank; ++d) {
-        b.sizes.push_back(readParam<int64_t>(params[p + 3 + d]));
-        b.strides.push_back(readParam<int64_t>(params[p + 3 + a.rank + d]));
-      }
+      rt::MemRefParams m = rt::readMemRef(a, params + p);
+      b.elementBytes = m.elementBytes;
+      b.aligned = m.aligned;
+      b.offset = m.offset;
+      b.sizes = std::move(m.sizes);
+      b.strides = std::move(m.strides);
+      b.lo = m.lo;
+      b.hi = m.hi;
+      b.empty = m.empty;
       p += 3 + 2 * a.rank;
       b.pushConstantOffset = a.pushConstantOffset;
       b.byAddress = container::isAddressKind(a.kind);
       b.rebasable = a.kind == ArgKind::StridedAddress ||
                     (a.kind == ArgKind::MemRef &&
                      a.pushConstantOffset != container::kNoPushConstant);
-      int64_t minIndex = b.offset, maxIndex = b.offset;
-      for (uint32_t d = 0; d < a.rank; ++d) {
-        if (b.sizes[d] <= 0)
-          b.empty = true;
-        int64_t extent = (b.sizes[d] - 1) * b.strides[d];
-        (extent < 0 ? minIndex : maxIndex) += extent;
-      }
-      b.lo = b.aligned + minIndex * int64_t(b.elementBytes);
-      b.hi = b.aligned + (maxIndex + 1) * int64_t(b.elementBytes);
       buffers.push_back(std::move(b));
     }
   } else {

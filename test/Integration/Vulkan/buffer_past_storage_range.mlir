@@ -1,4 +1,5 @@
 // kiln-cuda-suite: vulkan only (maxStorageBufferRange and its refusals)
+// kiln-spirv-cpu-suite: vulkan only (the same)
 // A 160 MB buffer, above the 128 MiB maxStorageBufferRange of many devices
 // (lavapipe's included): under the default --buffer-device-address=auto the
 // kernel binds it by device address (PhysicalStorageBuffer64), so it runs;

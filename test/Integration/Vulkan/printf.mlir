@@ -1,3 +1,4 @@
+// kiln-spirv-cpu-suite: vulkan only (the CPU side: test/Integration/SPIRVCPU/printf.mlir)
 // kiln-cuda-suite: vulkan only (the CUDA side: test/Integration/CUDA/printf.mlir)
 // kiln-bundle sorted
 // RUN: kiln-vulkan-runner %s --validate | sort | FileCheck %s

@@ -1,0 +1,129 @@
+//===- SPIRVCPURuntime.h - Kiln's spirv-cpu runtime, C interface -*- C -*-===//
+//
+// libkiln_spirv_cpu_runtime implements upstream MLIR's `mgpu*` host ABI on
+// the host CPU, for programs whose GPU modules were compiled with the
+// spirv-cpu target: their kernels are host functions that register
+// themselves (kiln/Runtime/SPIRVCPUABI.h) and run every workgroup and
+// invocation of a launch on a pool of worker threads (docs/spirv-cpu.md).
+// It links no LLVM and no MLIR. Launches, copies and fills complete before
+// the call returns; streams and events are handles.
+//
+// Configuration comes from the environment:
+//   KILN_CPU_THREADS=N          worker threads (default: the hardware's
+//                               concurrency), read at the first launch
+//   KILN_SPIRV_CPU_TIMING=1     one line per launch on stderr:
+//                               kiln-timing kernel=NAME gpu_us=.. host_us=..
+//                               (gpu_us: the time the workers ran it)
+//   KILN_TIMEOUT=SECONDS        the longest a launch may run, read at each
+//                               launch; past it the process ends
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_RUNTIME_SPIRVCPURUNTIME_H
+#define KILN_RUNTIME_SPIRVCPURUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef KILN_RT_EXPORT
+#define KILN_RT_EXPORT __attribute__((visibility("default")))
+#endif
+
+//===-- Upstream's mgpu* ABI ----------------------------------------------===//
+
+/// `data` holds a Kiln container whose kernels were compiled for the CPU and
+/// registered (__kiln_spirv_cpu_register) under the hash of its SPIR-V.
+KILN_RT_EXPORT void *mgpuModuleLoad(const void *data, size_t gpuBlobSize);
+KILN_RT_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel);
+KILN_RT_EXPORT void mgpuModuleUnload(void *module);
+KILN_RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name);
+/// `params[i]` points at the i-th kernel argument value; each memref argument
+/// is (allocated, aligned, offset, sizes[N], strides[N]). Runs the whole grid
+/// before it returns.
+KILN_RT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
+                                     intptr_t gridY, intptr_t gridZ,
+                                     intptr_t blockX, intptr_t blockY,
+                                     intptr_t blockZ, int32_t smem,
+                                     void *stream, void **params, void **extra,
+                                     size_t paramsCount);
+KILN_RT_EXPORT void *mgpuStreamCreate(void);
+KILN_RT_EXPORT void mgpuStreamDestroy(void *stream);
+KILN_RT_EXPORT void mgpuStreamSynchronize(void *stream);
+KILN_RT_EXPORT void mgpuStreamWaitEvent(void *stream, void *event);
+KILN_RT_EXPORT void *mgpuEventCreate(void);
+KILN_RT_EXPORT void mgpuEventDestroy(void *event);
+KILN_RT_EXPORT void mgpuEventSynchronize(void *event);
+KILN_RT_EXPORT void mgpuEventRecord(void *event, void *stream);
+/// Host memory, 64-byte aligned; mgpuMemFree of any other pointer is an
+/// error.
+KILN_RT_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
+                                  bool isHostShared);
+KILN_RT_EXPORT void mgpuMemFree(void *ptr, void *stream);
+KILN_RT_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
+                               void *stream);
+KILN_RT_EXPORT void mgpuMemset32(void *dst, uint32_t value, size_t count,
+                                 void *stream);
+KILN_RT_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                                 void *stream);
+/// Device 0, the host CPU, is the only one.
+KILN_RT_EXPORT void mgpuSetDefaultDevice(int32_t device);
+/// Host memory needs no registration: no-ops.
+KILN_RT_EXPORT void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes);
+KILN_RT_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                                              int64_t elementSizeBytes);
+KILN_RT_EXPORT void mgpuMemHostUnregister(void *ptr);
+KILN_RT_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
+                                                int64_t elementSizeBytes);
+
+//===-- Kiln's own entry points -------------------------------------------===//
+
+/// Prints the host device (CPU model, worker threads, subgroup size) to
+/// stdout. Returns 0, or non-zero after printing why it could not.
+KILN_RT_EXPORT int kilnSpirvCpuListDevices(void);
+
+#ifndef KILN_TIMING_CALLBACK_DEFINED
+#define KILN_TIMING_CALLBACK_DEFINED
+/// Receives the time of each launch, in microseconds, once it completed.
+typedef void (*KilnTimingCallback)(void *user, const char *kernel,
+                                   double gpuMicroseconds);
+#endif
+/// Reports the wall time the workers ran each later launch to `callback`
+/// (null: off). It runs on the launching thread.
+KILN_RT_EXPORT void kilnSpirvCpuSetTimingCallback(KilnTimingCallback callback,
+                                                  void *user);
+
+/// Counters, for tests and benchmarks.
+typedef struct KilnSpirvCpuStats {
+  uint64_t launches;
+  uint64_t workgroups;
+  /// Launches whose invocations ran as fibers (barriers, subgroup
+  /// operations or checked mode).
+  uint64_t fiberLaunches;
+  /// Kernels registered by compiled code.
+  uint64_t registeredKernels;
+  /// Worker threads (0 before the first launch).
+  uint64_t threads;
+} KilnSpirvCpuStats;
+KILN_RT_EXPORT void kilnSpirvCpuGetStats(KilnSpirvCpuStats *stats);
+
+#ifdef __cplusplus
+}
+
+namespace kiln {
+namespace rt {
+class Runtime;
+} // namespace rt
+} // namespace kiln
+/// The spirv-cpu runtime's C++ interface, whose calls return errors instead
+/// of exiting (kiln/Runtime/Runtime.h). It lives until the process ends.
+extern "C" KILN_RT_EXPORT kiln::rt::Runtime *kilnSpirvCpuRuntime(void);
+#endif
+
+#endif // KILN_RUNTIME_SPIRVCPURUNTIME_H

@@ -1,0 +1,25 @@
+//===- SerializeSPIRV.h - The words of a spirv.module -----------*- C++ -*-===//
+//
+// What `--kiln-serialize-spirv` puts in the container, for the passes that
+// need the same words before it runs (`--kiln-spirv-to-cpu` keys the kernels
+// it compiles by their hash).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_LIB_TRANSFORMS_SERIALIZESPIRV_H
+#define KILN_LIB_TRANSFORMS_SERIALIZESPIRV_H
+
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace kiln {
+
+/// Serializes `module` as `--kiln-serialize-spirv` does, before validation:
+/// completes its (version, capabilities, extensions) for the target env and
+/// turns the debug printf stubs into NonSemantic.DebugPrintf instructions.
+mlir::LogicalResult serializeSPIRVWords(mlir::spirv::ModuleOp module,
+                                        llvm::SmallVectorImpl<uint32_t> &words);
+
+} // namespace kiln
+
+#endif // KILN_LIB_TRANSFORMS_SERIALIZESPIRV_H

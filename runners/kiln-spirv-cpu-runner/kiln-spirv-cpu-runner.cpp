@@ -1,0 +1,131 @@
+//===- kiln-spirv-cpu-runner.cpp - Run gpu.launch programs on the CPU -----===//
+//
+// mlir-runner's interface (-e, --entry-point-result, --shared-libs, -O0..3)
+// over Kiln's spirv-cpu pipeline: the kernels take the Vulkan path up to
+// validated SPIR-V, which is compiled to host functions that Kiln's spirv-cpu
+// runtime runs, every workgroup and invocation of each launch, on the
+// machine's cores. No GPU and no Vulkan driver are needed; docs/spirv-cpu.md
+// describes the execution model and the checked mode.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../RunnerMain.h"
+#include "kiln/Pipelines/Pipelines.h"
+#include "kiln/Runtime/SPIRVCPURuntime.h"
+#include "kiln/Target/TargetEnvs.h"
+
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+
+#include <cstdlib>
+#include <string>
+
+using namespace mlir;
+
+static llvm::cl::OptionCategory runnerCategory("kiln-spirv-cpu-runner options");
+
+static llvm::cl::opt<std::string> targetEnv(
+    "target-env",
+    llvm::cl::desc("SPIR-V target env to compile for: 'device' (the spirv-cpu "
+                   "profile), a profile name (spirv-cpu, vulkan-1.1, "
+                   "vulkan-1.2, vulkan-1.3, desktop, lavapipe) or a "
+                   "#spirv.target_env"),
+    llvm::cl::init("device"), llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<bool>
+    use64BitIndex("use-64bit-index",
+                  llvm::cl::desc("Lower index to i64 in kernels"),
+                  llvm::cl::init(false), llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<std::string> bufferDeviceAddress(
+    "buffer-device-address",
+    llvm::cl::desc("Memref arguments bound by buffer device address instead "
+                   "of a storage-buffer descriptor: never (default: a CPU has "
+                   "no descriptor range limit), auto or always"),
+    llvm::cl::init("never"), llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<bool> checked(
+    "checked",
+    llvm::cl::desc("Checked mode: an out-of-bounds buffer or workgroup "
+                   "memory access, or a barrier that not every invocation "
+                   "reaches, stops the run with an error naming the kernel, "
+                   "the workgroup, the invocation and the access"),
+    llvm::cl::init(false), llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<std::string> threads(
+    "cpu-threads",
+    llvm::cl::desc("Worker threads that run workgroups (default: one per "
+                   "core; also KILN_CPU_THREADS)"),
+    llvm::cl::value_desc("N"), llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<std::string> &timeout =
+    kiln::timeoutOption(runnerCategory);
+static llvm::cl::opt<bool> printTiming(
+    "print-timing",
+    llvm::cl::desc("Print each launch's kernel and host time on stderr"),
+    llvm::cl::init(false), llvm::cl::cat(runnerCategory));
+// Accepted so that a Vulkan command line runs unchanged; the CPU has no
+// validation layer.
+static llvm::cl::opt<bool> validate(
+    "validate",
+    llvm::cl::desc("Accepted for kiln-vulkan-runner compatibility; SPIR-V is "
+                   "always validated with SPIRV-Tools"),
+    llvm::cl::init(false), llvm::cl::cat(runnerCategory));
+// Handled before the JIT runner sees the command line; declared so that
+// --help lists them.
+static llvm::cl::opt<bool>
+    listDevices("list-devices",
+                llvm::cl::desc("Describe the host the kernels run on and exit"),
+                llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<bool> printTargetEnv(
+    "print-target-env",
+    llvm::cl::desc("Print the #spirv.target_env kernels are compiled for and "
+                   "exit"),
+    llvm::cl::cat(runnerCategory));
+
+/// The target env the spirv-cpu target compiles for by default.
+static std::string deviceTargetEnv() {
+  MLIRContext context;
+  context.loadDialect<spirv::SPIRVDialect>();
+  std::string error;
+  FailureOr<spirv::TargetEnvAttr> env =
+      kiln::getTargetEnvProfile(&context, "spirv-cpu", error);
+  if (failed(env))
+    return error;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << *env;
+  return text;
+}
+
+static LogicalResult lowerForCPU(Operation *module, JitRunnerOptions &) {
+  // The runtime reads its configuration from the environment when it first
+  // starts, which is after this point.
+  if (!threads.empty())
+    setenv("KILN_CPU_THREADS", threads.c_str(), 1);
+  kiln::applyTimeoutOption(timeout);
+  if (printTiming)
+    setenv("KILN_SPIRV_CPU_TIMING", "1", 1);
+  if (kiln::isLoweredToLLVM(module))
+    return success();
+  kiln::GPUToSPIRVCPUPipelineOptions options;
+  options.targetEnv =
+      targetEnv == "device" ? std::string("spirv-cpu") : targetEnv.getValue();
+  options.use64BitIndex = use64BitIndex;
+  options.bufferDeviceAddress = bufferDeviceAddress;
+  options.checked = checked;
+  return kiln::runLowering(module, [&](OpPassManager &pm) {
+    kiln::buildGPUToSPIRVCPUPassPipeline(pm, options);
+  });
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  if (kiln::hasFlag(argc, argv, "list-devices"))
+    return kiln::listRuntimeDevices(*kilnSpirvCpuRuntime(), "kiln-spirv-cpu");
+  if (kiln::hasFlag(argc, argv, "print-target-env")) {
+    std::printf("%s\n", deviceTargetEnv().c_str());
+    return 0;
+  }
+  JitRunnerConfig config;
+  config.mlirTransformer = lowerForCPU;
+  return kiln::runJitRunner(argc, argv, "libkiln_spirv_cpu_runtime.so", config);
+}
