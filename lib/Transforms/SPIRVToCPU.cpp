@@ -674,9 +674,7 @@ private:
   LogicalResult placeGlobals(spirv::ModuleOp module, gpu::GPUModuleOp gpuModule,
                              ModuleState &state);
   LogicalResult checkSupported(spirv::ModuleOp module);
-  LogicalResult
-  finishFunctions(ModuleOp converted, ModuleState &state,
-                  const llvm::StringMap<llvm::StringSet<>> &globalsByKernel);
+  LogicalResult finishFunctions(ModuleOp converted, ModuleState &state);
   void emitRegistration(gpu::GPUModuleOp gpuModule, ModuleOp converted,
                         ModuleState &state, uint64_t hash,
                         ArrayRef<std::string> kernels,
@@ -848,9 +846,8 @@ static Value addressRoot(Value address, const Map &roots) {
   return address;
 }
 
-LogicalResult
-SPIRVToCPUPass::finishFunctions(ModuleOp converted, ModuleState &state,
-                                const llvm::StringMap<llvm::StringSet<>> &) {
+LogicalResult SPIRVToCPUPass::finishFunctions(ModuleOp converted,
+                                              ModuleState &state) {
   MLIRContext *ctx = &getContext();
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   OpBuilder b(ctx);
@@ -1066,67 +1063,68 @@ void SPIRVToCPUPass::emitRegistration(
   auto i32 = b.getI32Type();
   std::string prefix = ("__kiln_cpu_" + gpuModule.getName()).str();
 
-  // Per module: the sites table.
-  SmallVector<std::string> siteNames;
-  for (auto [i, text] : llvm::enumerate(state.sites))
-    siteNames.push_back(
-        stringGlobal(b, host, loc, prefix + "_site_" + Twine(i).str(), text));
-  auto definePointerArray = [&](StringRef name, ArrayRef<std::string> targets) {
-    auto type =
-        LLVM::LLVMArrayType::get(ptrType, std::max<size_t>(1, targets.size()));
+  // Each table is a private constant whose initializer starts from zero
+  // and inserts its fields: i32 values and addresses of other globals.
+  struct Fields {
+    OpBuilder &b;
+    Location loc;
+    Value value;
+    void i32(ArrayRef<int64_t> position, uint32_t v) {
+      value = LLVM::InsertValueOp::create(b, loc, value, i32Constant(b, loc, v),
+                                          position);
+    }
+    void address(ArrayRef<int64_t> position, StringRef symbol) {
+      value = LLVM::InsertValueOp::create(
+          b, loc, value,
+          LLVM::AddressOfOp::create(
+              b, loc, LLVM::LLVMPointerType::get(b.getContext()), symbol),
+          position);
+    }
+  };
+  auto defineConstant = [&](StringRef name, Type type,
+                            function_ref<void(Fields &)> fill) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToEnd(host.getBody());
     auto global =
         LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
                                LLVM::Linkage::Private, name, Attribute());
-    Block *block = b.createBlock(&global.getInitializerRegion());
-    b.setInsertionPointToStart(block);
-    Value array = LLVM::PoisonOp::create(b, loc, type);
-    for (auto [i, target] : llvm::enumerate(targets))
-      array = LLVM::InsertValueOp::create(
-          b, loc, array, LLVM::AddressOfOp::create(b, loc, ptrType, target),
-          ArrayRef<int64_t>{int64_t(i)});
-    if (targets.empty())
-      array = LLVM::InsertValueOp::create(b, loc, array,
-                                          LLVM::ZeroOp::create(b, loc, ptrType),
-                                          ArrayRef<int64_t>{0});
-    LLVM::ReturnOp::create(b, loc, array);
+    b.setInsertionPointToStart(b.createBlock(&global.getInitializerRegion()));
+    Fields fields{b, loc, LLVM::ZeroOp::create(b, loc, type)};
+    fill(fields);
+    LLVM::ReturnOp::create(b, loc, fields.value);
   };
+  // Arrays hold at least one (zero) element, so that empty tables are valid.
+  auto arrayOf = [](Type element, size_t count) {
+    return LLVM::LLVMArrayType::get(element, std::max<size_t>(1, count));
+  };
+
+  // Per module: the sites table.
+  SmallVector<std::string> siteNames;
+  for (auto [i, text] : llvm::enumerate(state.sites))
+    siteNames.push_back(
+        stringGlobal(b, host, loc, prefix + "_site_" + Twine(i).str(), text));
   std::string sitesName = prefix + "_sites";
-  definePointerArray(sitesName, siteNames);
+  defineConstant(sitesName, arrayOf(ptrType, siteNames.size()), [&](Fields &f) {
+    for (auto [i, site] : llvm::enumerate(siteNames))
+      f.address({int64_t(i)}, site);
+  });
 
   // Workgroup variables, shared by the kernels of the module.
-  auto varType = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, ptrType});
+  SmallVector<std::string> varTexts;
+  for (auto [i, var] : llvm::enumerate(state.workgroupVars))
+    varTexts.push_back(stringGlobal(
+        b, host, loc, prefix + "_wg_" + Twine(i).str(), var.description));
   std::string varsName = prefix + "_workgroup_vars";
-  {
-    SmallVector<std::string> descriptions;
-    for (auto [i, var] : llvm::enumerate(state.workgroupVars))
-      descriptions.push_back(stringGlobal(
-          b, host, loc, prefix + "_wg_" + Twine(i).str(), var.description));
-    auto type = LLVM::LLVMArrayType::get(
-        varType, std::max<size_t>(1, state.workgroupVars.size()));
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToEnd(host.getBody());
-    auto global =
-        LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
-                               LLVM::Linkage::Private, varsName, Attribute());
-    b.setInsertionPointToStart(b.createBlock(&global.getInitializerRegion()));
-    Value array = LLVM::ZeroOp::create(b, loc, type);
-    for (auto [i, var] : llvm::enumerate(state.workgroupVars)) {
-      int64_t at = i;
-      array = LLVM::InsertValueOp::create(b, loc, array,
-                                          i32Constant(b, loc, var.offset),
-                                          ArrayRef<int64_t>{at, 0});
-      array = LLVM::InsertValueOp::create(b, loc, array,
-                                          i32Constant(b, loc, var.bytes),
-                                          ArrayRef<int64_t>{at, 1});
-      array = LLVM::InsertValueOp::create(
-          b, loc, array,
-          LLVM::AddressOfOp::create(b, loc, ptrType, descriptions[i]),
-          ArrayRef<int64_t>{at, 2});
-    }
-    LLVM::ReturnOp::create(b, loc, array);
-  }
+  auto varType = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, ptrType});
+  defineConstant(varsName, arrayOf(varType, state.workgroupVars.size()),
+                 [&](Fields &f) {
+                   for (auto [i, var] : llvm::enumerate(state.workgroupVars)) {
+                     int64_t at = i;
+                     f.i32({at, 0}, var.offset);
+                     f.i32({at, 1}, var.bytes);
+                     f.address({at, 2}, varTexts[i]);
+                   }
+                 });
 
   auto resourceType =
       LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32, ptrType});
@@ -1145,62 +1143,36 @@ void SPIRVToCPUPass::emitRegistration(
         stringGlobal(b, host, loc, kprefix + "_name", kernel);
     const llvm::StringSet<> &kernelGlobals = used.lookup(kernel);
     std::string resourcesName = kprefix + "_resources";
-    {
-      auto type = LLVM::LLVMArrayType::get(
-          resourceType, std::max<size_t>(1, state.resources.size()));
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToEnd(host.getBody());
-      auto global = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
-                                           LLVM::Linkage::Private,
-                                           resourcesName, Attribute());
-      b.setInsertionPointToStart(b.createBlock(&global.getInitializerRegion()));
-      Value array = LLVM::ZeroOp::create(b, loc, type);
-      for (auto [i, r] : llvm::enumerate(state.resources)) {
-        int64_t at = i;
-        uint32_t fields[] = {uint32_t(r.kind), r.set, r.binding,
-                             kernelGlobals.contains(r.symbol) ? 1u : 0u};
-        for (auto [f, v] : llvm::enumerate(fields))
-          array =
-              LLVM::InsertValueOp::create(b, loc, array, i32Constant(b, loc, v),
-                                          ArrayRef<int64_t>{at, int64_t(f)});
-        array = LLVM::InsertValueOp::create(
-            b, loc, array,
-            LLVM::AddressOfOp::create(b, loc, ptrType, resourceTexts[i]),
-            ArrayRef<int64_t>{at, 4});
-      }
-      LLVM::ReturnOp::create(b, loc, array);
-    }
+    defineConstant(resourcesName, arrayOf(resourceType, state.resources.size()),
+                   [&](Fields &f) {
+                     for (auto [i, r] : llvm::enumerate(state.resources)) {
+                       int64_t at = i;
+                       f.i32({at, 0}, uint32_t(r.kind));
+                       f.i32({at, 1}, r.set);
+                       f.i32({at, 2}, r.binding);
+                       f.i32({at, 3}, kernelGlobals.contains(r.symbol) ? 1 : 0);
+                       f.address({at, 4}, resourceTexts[i]);
+                     }
+                   });
 
     std::string descName = kprefix + "_desc";
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToEnd(host.getBody());
-      auto global = LLVM::GlobalOp::create(
-          b, loc, descType,
-          /*isConstant=*/true, LLVM::Linkage::Private, descName, Attribute());
-      b.setInsertionPointToStart(b.createBlock(&global.getInitializerRegion()));
-      uint32_t flags = (state.usesBarrier ? abi::kUsesBarrier : 0) |
-                       (state.usesSubgroupOps ? abi::kUsesSubgroupOps : 0) |
-                       (state.checked ? abi::kChecked : 0);
-      uint32_t fields[] = {abi::kABIVersion,
+    uint32_t flags = (state.usesBarrier ? abi::kUsesBarrier : 0) |
+                     (state.usesSubgroupOps ? abi::kUsesSubgroupOps : 0) |
+                     (state.checked ? abi::kChecked : 0);
+    defineConstant(descName, descType, [&](Fields &f) {
+      uint32_t counts[] = {abi::kABIVersion,
                            flags,
                            state.workgroupBytes,
                            state.privateBytes,
                            uint32_t(state.resources.size()),
                            uint32_t(state.workgroupVars.size()),
-                           uint32_t(state.sites.size()),
-                           0};
-      Value desc = LLVM::PoisonOp::create(b, loc, descType);
-      for (auto [f, v] : llvm::enumerate(fields))
-        desc = LLVM::InsertValueOp::create(b, loc, desc, i32Constant(b, loc, v),
-                                           ArrayRef<int64_t>{int64_t(f)});
+                           uint32_t(state.sites.size())};
+      for (auto [i, v] : llvm::enumerate(counts))
+        f.i32({int64_t(i)}, v);
       StringRef pointers[] = {nameGlobal, resourcesName, varsName, sitesName};
-      for (auto [f, target] : llvm::enumerate(pointers))
-        desc = LLVM::InsertValueOp::create(
-            b, loc, desc, LLVM::AddressOfOp::create(b, loc, ptrType, target),
-            ArrayRef<int64_t>{int64_t(8 + f)});
-      LLVM::ReturnOp::create(b, loc, desc);
-    }
+      for (auto [i, target] : llvm::enumerate(pointers))
+        f.address({int64_t(8 + i)}, target);
+    });
     registered.push_back({descName, renamed.lookup(kernel)});
   }
 
@@ -1234,13 +1206,10 @@ void SPIRVToCPUPass::emitRegistration(
 }
 
 LogicalResult SPIRVToCPUPass::convertModule(gpu::GPUModuleOp gpuModule) {
-  auto spvModules = llvm::to_vector(gpuModule.getOps<spirv::ModuleOp>());
-  if (spvModules.size() != 1)
-    return gpuModule.emitError("GPU module '")
-           << gpuModule.getName() << "' holds " << spvModules.size()
-           << " spirv.modules; expected exactly one (run "
-              "kiln-convert-gpu-to-spirv first)";
-  spirv::ModuleOp original = spvModules.front();
+  FailureOr<spirv::ModuleOp> nested = kiln::getNestedSPIRVModule(gpuModule);
+  if (failed(nested))
+    return failure();
+  spirv::ModuleOp original = *nested;
   MLIRContext *ctx = &getContext();
 
   // The key: the words the container will hold.
@@ -1382,7 +1351,7 @@ LogicalResult SPIRVToCPUPass::convertModule(gpu::GPUModuleOp gpuModule) {
   // The converted spirv.module is now a builtin.module inside the scratch
   // module.
   auto converted = cast<ModuleOp>(scratch->getBody()->front());
-  if (failed(finishFunctions(converted, state, used)))
+  if (failed(finishFunctions(converted, state)))
     return failure();
 
   // Line tables from the MLIR locations, so that a debugger can stop at a
@@ -1425,14 +1394,9 @@ LogicalResult SPIRVToCPUPass::convertModule(gpu::GPUModuleOp gpuModule) {
 }
 
 void SPIRVToCPUPass::runOnOperation() {
-  SmallVector<gpu::GPUModuleOp> modules;
-  getOperation().walk([&](gpu::GPUModuleOp m) {
-    if (!m.getOps<spirv::ModuleOp>().empty())
-      modules.push_back(m);
-  });
-  bool failed = false;
-  for (gpu::GPUModuleOp m : modules)
-    failed |= mlir::failed(convertModule(m));
-  if (failed)
+  if (failed(
+          kiln::forEachSPIRVGPUModule(getOperation(), [&](gpu::GPUModuleOp m) {
+            return convertModule(m);
+          })))
     signalPassFailure();
 }

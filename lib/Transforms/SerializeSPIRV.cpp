@@ -121,14 +121,36 @@ LogicalResult kiln::serializeSPIRVWords(spirv::ModuleOp spvModule,
   return success();
 }
 
-LogicalResult SerializeSPIRVPass::serializeModule(gpu::GPUModuleOp gpuModule) {
+FailureOr<spirv::ModuleOp>
+kiln::getNestedSPIRVModule(gpu::GPUModuleOp gpuModule) {
   auto spvModules = llvm::to_vector(gpuModule.getOps<spirv::ModuleOp>());
   if (spvModules.size() != 1)
     return gpuModule.emitError("GPU module '")
            << gpuModule.getName() << "' holds " << spvModules.size()
            << " spirv.modules; expected exactly one (run "
               "kiln-convert-gpu-to-spirv first)";
-  spirv::ModuleOp spvModule = spvModules.front();
+  return spvModules.front();
+}
+
+LogicalResult
+kiln::forEachSPIRVGPUModule(Operation *root,
+                            function_ref<LogicalResult(gpu::GPUModuleOp)> fn) {
+  SmallVector<gpu::GPUModuleOp> modules;
+  root->walk([&](gpu::GPUModuleOp m) {
+    if (!m.getOps<spirv::ModuleOp>().empty())
+      modules.push_back(m);
+  });
+  bool failed = false;
+  for (gpu::GPUModuleOp m : modules)
+    failed |= mlir::failed(fn(m));
+  return failure(failed);
+}
+
+LogicalResult SerializeSPIRVPass::serializeModule(gpu::GPUModuleOp gpuModule) {
+  FailureOr<spirv::ModuleOp> nested = getNestedSPIRVModule(gpuModule);
+  if (failed(nested))
+    return failure();
+  spirv::ModuleOp spvModule = *nested;
   SmallVector<uint32_t> words;
   if (failed(serializeSPIRVWords(spvModule, words)))
     return failure();
@@ -195,14 +217,8 @@ LogicalResult SerializeSPIRVPass::serializeModule(gpu::GPUModuleOp gpuModule) {
 }
 
 void SerializeSPIRVPass::runOnOperation() {
-  SmallVector<gpu::GPUModuleOp> modules;
-  getOperation().walk([&](gpu::GPUModuleOp m) {
-    if (!m.getOps<spirv::ModuleOp>().empty())
-      modules.push_back(m);
-  });
-  bool failed = false;
-  for (gpu::GPUModuleOp m : modules)
-    failed |= mlir::failed(serializeModule(m));
-  if (failed)
+  if (failed(forEachSPIRVGPUModule(getOperation(), [&](gpu::GPUModuleOp m) {
+        return serializeModule(m);
+      })))
     signalPassFailure();
 }

@@ -9,7 +9,9 @@
 #ifndef KILN_LIB_TRANSFORMS_SERIALIZESPIRV_H
 #define KILN_LIB_TRANSFORMS_SERIALIZESPIRV_H
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace kiln {
@@ -19,6 +21,17 @@ namespace kiln {
 /// turns the debug printf stubs into NonSemantic.DebugPrintf instructions.
 mlir::LogicalResult serializeSPIRVWords(mlir::spirv::ModuleOp module,
                                         llvm::SmallVectorImpl<uint32_t> &words);
+
+/// The spirv.module that kiln-convert-gpu-to-spirv nested in `gpuModule`;
+/// an error at the GPU module unless there is exactly one.
+mlir::FailureOr<mlir::spirv::ModuleOp>
+getNestedSPIRVModule(mlir::gpu::GPUModuleOp gpuModule);
+
+/// Calls `fn` on every GPU module under `root` that holds a spirv.module
+/// (collected first, so that `fn` may replace it); fails if any call fails.
+mlir::LogicalResult forEachSPIRVGPUModule(
+    mlir::Operation *root,
+    llvm::function_ref<mlir::LogicalResult(mlir::gpu::GPUModuleOp)> fn);
 
 } // namespace kiln
 

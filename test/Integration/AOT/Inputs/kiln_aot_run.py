@@ -109,5 +109,19 @@ def main(argv):
         shutil.rmtree(work, ignore_errors=True)
 
 
+
+def run_with(name, runner, argv, dropped, extra=()):
+    """Runs kiln-vulkan-runner's command line `argv` with another runner
+    (kiln-cuda-runner, kiln-spirv-cpu-runner) that takes the same options,
+    less those starting with one of `dropped`, plus `extra`. Returns its exit
+    status; exits with a message from `name` on an option split() refuses."""
+    try:
+        source, compile_args, run_args, _ = split(argv)
+    except ValueError as e:
+        sys.exit("%s: %s" % (name, e))
+    args = [a for a in compile_args + run_args if not a.startswith(dropped)]
+    path = shutil.which(runner) or runner
+    return subprocess.call([path, source] + args + list(extra))
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -11,26 +11,13 @@ Options that only mean something on Vulkan (--validate, --target-env,
 """
 
 import os
-import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "AOT", "Inputs"))
-from kiln_aot_run import split  # noqa: E402
-
-
-def main(argv):
-    try:
-        source, compile_args, run_args, _ = split(argv)
-    except ValueError as e:
-        sys.exit("kiln-cuda-run: %s" % e)
-    args = [a for a in compile_args + run_args
-            if not a.startswith(("--target-env", "--use-64bit-index",
-                                 "--validate"))]
-    runner = shutil.which("kiln-cuda-runner") or "kiln-cuda-runner"
-    return subprocess.call([runner, source] + args)
+from kiln_aot_run import run_with  # noqa: E402
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run_with("kiln-cuda-run", "kiln-cuda-runner", sys.argv[1:],
+                      ("--target-env", "--use-64bit-index", "--validate")))

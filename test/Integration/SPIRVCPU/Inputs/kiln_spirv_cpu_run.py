@@ -12,27 +12,15 @@ on. KILN_SPIRV_CPU_CHECKED=1 in the environment (lit's
 """
 
 import os
-import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "AOT", "Inputs"))
-from kiln_aot_run import split  # noqa: E402
-
-
-def main(argv):
-    try:
-        source, compile_args, run_args, _ = split(argv)
-    except ValueError as e:
-        sys.exit("kiln-spirv-cpu-run: %s" % e)
-    args = [a for a in compile_args + run_args
-            if not a.startswith(("--device", "--robust-buffer-access"))]
-    if os.environ.get("KILN_SPIRV_CPU_CHECKED") == "1":
-        args.append("--checked")
-    runner = shutil.which("kiln-spirv-cpu-runner") or "kiln-spirv-cpu-runner"
-    return subprocess.call([runner, source] + args)
+from kiln_aot_run import run_with  # noqa: E402
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    checked = os.environ.get("KILN_SPIRV_CPU_CHECKED") == "1"
+    sys.exit(run_with("kiln-spirv-cpu-run", "kiln-spirv-cpu-runner", sys.argv[1:],
+                      ("--device", "--robust-buffer-access"),
+                      ["--checked"] if checked else []))
