@@ -48,6 +48,9 @@ void kiln::buildGPUToSPIRVDevicePassPipeline(
       KilnConvertGPUToSPIRVOptions{options.use64BitIndex}));
   OpPassManager &spv = pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>();
   spv.addPass(spirv::createSPIRVLowerABIAttributesPass());
+  spv.addPass(createKilnTidySPIRV());
+  spv.addPass(createCanonicalizerPass());
+  spv.addPass(createCSEPass());
   spv.addPass(spirv::createSPIRVUpdateVCEPass());
 }
 

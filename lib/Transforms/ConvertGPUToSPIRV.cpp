@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DebugPrintf.h"
+#include "VectorWorkgroupMemory.h"
 
 #include "kiln/Target/TargetEnvs.h"
 #include "kiln/Transforms/KernelABI.h"
@@ -472,7 +473,8 @@ static void scalarizeVectorAccesses(gpu::GPUFuncOp fn) {
            memref.getRank() > 0;
   };
   fn.walk([&](vector::LoadOp load) {
-    if (!scalarElements(load.getMemRefType(), load.getVectorType()))
+    if (!scalarElements(load.getMemRefType(), load.getVectorType()) ||
+        isVectorComponentAccess(load))
       return;
     OpBuilder b(load);
     Location loc = load.getLoc();
@@ -486,7 +488,8 @@ static void scalarizeVectorAccesses(gpu::GPUFuncOp fn) {
     load.erase();
   });
   fn.walk([&](vector::StoreOp store) {
-    if (!scalarElements(store.getMemRefType(), store.getVectorType()))
+    if (!scalarElements(store.getMemRefType(), store.getVectorType()) ||
+        isVectorComponentAccess(store))
       return;
     OpBuilder b(store);
     Location loc = store.getLoc();
@@ -1107,6 +1110,7 @@ static LogicalResult convertClone(gpu::GPUModuleOp clone,
   clone->setAttr(spirv::getTargetEnvAttrName(), env);
   spirv::MemorySpaceToStorageClassConverter memorySpaces(mapMemorySpace);
   spirv::convertMemRefTypesAndAttrs(clone, memorySpaces);
+  markVectorWorkgroupTypes(clone);
 
   std::unique_ptr<ConversionTarget> target =
       SPIRVConversionTarget::get(env);
@@ -1116,6 +1120,7 @@ static LogicalResult convertClone(gpu::GPUModuleOp clone,
   RewritePatternSet patterns(ctx);
   ScfToSPIRVContext scfContext;
   populatePatterns(typeConverter, scfContext, patterns);
+  populateVectorWorkgroupMemoryPatterns(typeConverter, patterns);
   return applyFullConversion(clone.getOperation(), *target,
                              std::move(patterns));
 }
@@ -1273,17 +1278,25 @@ LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
     if (failed(abi) || failed(rewriteKernelSignature(fn, *abi)))
       return failure();
   }
-  for (auto fn : clone.getOps<gpu::GPUFuncOp>()) {
-    scalarizeVectorAccesses(fn);
+  for (auto fn : clone.getOps<gpu::GPUFuncOp>())
     widenEmulatedIntegerOps(fn, env);
-  }
 
-  // Fold static subviews into accesses and clean up index arithmetic.
+  // Fold static subviews into accesses and clean up index arithmetic, so
+  // that vector accesses to workgroup memory show their alignment.
   OpPassManager pm(gpu::GPUModuleOp::getOperationName());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());
   if (failed(runPipeline(pm, clone)))
+    return failure();
+  for (auto fn : clone.getOps<gpu::GPUFuncOp>()) {
+    vectorizeWorkgroupMemory(fn);
+    scalarizeVectorAccesses(fn);
+  }
+  OpPassManager tidy(gpu::GPUModuleOp::getOperationName());
+  tidy.addPass(createCanonicalizerPass());
+  tidy.addPass(createCSEPass());
+  if (failed(runPipeline(tidy, clone)))
     return failure();
   SmallVector<std::string> printfFormats;
   if (failed(lowerPrintfToStubs(clone, env, use64BitIndex, printfFormats)))

@@ -686,6 +686,41 @@ private:
 
 /// "argument N (TYPE)" for the kernel argument at (set, binding), from the
 /// gpu.funcs of the module; empty when none has it.
+/// Replaces each `spirv.mlir.loop` and `spirv.mlir.selection` that yields
+/// results (`--kiln-tidy-spirv` gives loops results instead of Function
+/// variables) by its blocks, inlined into the enclosing region: upstream's
+/// SPIR-V to LLVM patterns handle only constructs without results. The
+/// construct's entry branches to its header as before; its merge block's
+/// `spirv.mlir.merge` becomes a branch carrying the results to the block
+/// after the construct.
+static void inlineConstructsWithResults(Operation *root) {
+  SmallVector<Operation *> constructs;
+  root->walk([&](Operation *op) {
+    if (isa<spirv::LoopOp, spirv::SelectionOp>(op) && op->getNumResults())
+      constructs.push_back(op);
+  });
+  for (Operation *op : constructs) {
+    Block *before = op->getBlock();
+    Block *after = before->splitBlock(op->getNextNode());
+    for (OpResult result : op->getResults())
+      result.replaceAllUsesWith(
+          after->addArgument(result.getType(), op->getLoc()));
+    Region &body = op->getRegion(0);
+    Block *entry = &body.front();
+    for (Block &block : body)
+      if (auto merge = dyn_cast<spirv::MergeOp>(block.getTerminator())) {
+        OpBuilder b(merge);
+        spirv::BranchOp::create(b, merge.getLoc(), after, merge.getOperands());
+        merge.erase();
+      }
+    after->getParent()->getBlocks().splice(after->getIterator(),
+                                           body.getBlocks());
+    OpBuilder b(op);
+    spirv::BranchOp::create(b, op->getLoc(), entry);
+    op->erase();
+  }
+}
+
 static std::string describeBinding(gpu::GPUModuleOp gpuModule, uint32_t set,
                                    uint32_t binding) {
   for (auto fn : gpuModule.getOps<gpu::GPUFuncOp>()) {
@@ -1270,6 +1305,7 @@ LogicalResult SPIRVToCPUPass::convertModule(gpu::GPUModuleOp gpuModule) {
   }
   scratch->walk(
       [](spirv::ModuleOp m) { m->removeAttr("kiln.debug_printf_formats"); });
+  inlineConstructsWithResults(scratch.get());
 
   LowerToLLVMOptions options(ctx, DataLayout(getOperation()));
   LLVMTypeConverter converter(ctx, options);

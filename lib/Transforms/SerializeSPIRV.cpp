@@ -64,6 +64,60 @@ static LogicalResult addTypeDependentCapabilities(
   return failure(result.wasInterrupted());
 }
 
+bool kiln::canBranchConstructResult(Type type) {
+  Type element = type;
+  if (auto vector = dyn_cast<VectorType>(type))
+    element = vector.getElementType();
+  return isa<FloatType>(element) || element.isSignlessInteger() ||
+         element.isInteger(1);
+}
+
+/// Gives every loop or selection result that a branch passes on (a phi
+/// operand) a copy made just before the branch: `x + -0.0`, `x + 0` or
+/// `x or false`, exact for every value, which a driver folds away. The
+/// serializer defers a phi operand defined by an operation until its id
+/// exists, but not one that is a construct's result.
+static LogicalResult copyBranchedConstructResults(spirv::ModuleOp module) {
+  SmallVector<std::pair<Operation *, unsigned>> uses;
+  module.walk([&](Operation *op) {
+    if (!isa<spirv::BranchOp, spirv::BranchConditionalOp>(op))
+      return;
+    for (OpOperand &operand : op->getOpOperands())
+      if (auto result = dyn_cast<OpResult>(operand.get()))
+        if (isa<spirv::LoopOp, spirv::SelectionOp>(result.getOwner()))
+          uses.push_back({op, operand.getOperandNumber()});
+  });
+  for (auto [branch, number] : uses) {
+    Value value = branch->getOperand(number);
+    Type type = value.getType();
+    if (!canBranchConstructResult(type))
+      return branch->emitError("cannot serialize a branch that passes on a ")
+             << "structured construct's result of type " << type;
+    OpBuilder b(branch);
+    Location loc = branch->getLoc();
+    Type element = getElementTypeOrSelf(type);
+    Attribute identity;
+    if (isa<FloatType>(element))
+      identity = b.getFloatAttr(element, -0.0);
+    else if (element.isInteger(1))
+      identity = b.getBoolAttr(false);
+    else
+      identity = b.getIntegerAttr(element, 0);
+    if (auto vector = dyn_cast<VectorType>(type))
+      identity = DenseElementsAttr::get(vector, identity);
+    Value zero = spirv::ConstantOp::create(b, loc, type, identity);
+    Value copy;
+    if (isa<FloatType>(element))
+      copy = spirv::FAddOp::create(b, loc, value, zero);
+    else if (element.isInteger(1))
+      copy = spirv::LogicalOrOp::create(b, loc, value, zero);
+    else
+      copy = spirv::IAddOp::create(b, loc, value, zero);
+    branch->setOperand(number, copy);
+  }
+  return success();
+}
+
 namespace {
 class SerializeSPIRVPass
     : public kiln::impl::KilnSerializeSPIRVBase<SerializeSPIRVPass> {
@@ -106,9 +160,16 @@ LogicalResult kiln::serializeSPIRVWords(spirv::ModuleOp spvModule,
                                   caps, exts, spvModule.getContext()));
   }
 
+  // The serializer rewrites the uses of loop and selection results into
+  // the values their merge yields (valid in SPIR-V, where the header
+  // dominates what follows the construct, but not in MLIR's regions), so it
+  // gets a copy: the module stays valid for later passes.
+  OwningOpRef<spirv::ModuleOp> copy(cast<spirv::ModuleOp>(spvModule->clone()));
+  if (failed(copyBranchedConstructResults(*copy)))
+    return failure();
   spirv::SerializationOptions options;
   options.emitSymbolName = true;
-  if (failed(spirv::serialize(spvModule, words, options)))
+  if (failed(spirv::serialize(*copy, words, options)))
     return failure();
   SmallVector<std::string> printfFormats;
   if (auto formats =

@@ -19,8 +19,19 @@ namespace kiln {
 /// Serializes `module` as `--kiln-serialize-spirv` does, before validation:
 /// completes its (version, capabilities, extensions) for the target env and
 /// turns the debug printf stubs into NonSemantic.DebugPrintf instructions.
+/// `module` is not changed: upstream's serializer rewrites the uses of
+/// structured-construct results, so it serializes a copy, in which every
+/// such result that a branch passes on is first copied by an identity
+/// operation (upstream gives a phi whose operand is a later construct's
+/// result the id 0).
 mlir::LogicalResult serializeSPIRVWords(mlir::spirv::ModuleOp module,
                                         llvm::SmallVectorImpl<uint32_t> &words);
+
+/// True when a loop or selection result of type `type` may feed a branch
+/// (a phi) in a module that serializeSPIRVWords serializes: scalars and
+/// vectors of numbers and booleans. Other results must not (see
+/// serializeSPIRVWords).
+bool canBranchConstructResult(mlir::Type type);
 
 /// The spirv.module that kiln-convert-gpu-to-spirv nested in `gpuModule`;
 /// an error at the GPU module unless there is exactly one.

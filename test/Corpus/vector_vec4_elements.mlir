@@ -12,14 +12,14 @@
 // CHECK: %v4float = OpTypeVector %float 4
 // CHECK: %_runtimearr_v4float = OpTypeRuntimeArray %v4float
 // CHECK: OpFunction
-// CHECK: OpAccessChain %_ptr_StorageBuffer_v4float %[[PX]] %uint_0 %{{[0-9]+}}
+// CHECK: %[[P:[0-9]+]] = OpAccessChain %_ptr_StorageBuffer_v4float %[[PX]] %uint_0 %{{[0-9]+}}
 // CHECK: OpAccessChain %_ptr_StorageBuffer_v4float %[[TINT]] %uint_0 %uint_0
 // CHECK: OpFMul %v4float
 // CHECK: OpCompositeExtract %float %{{[0-9]+}} 3
 // CHECK: OpCompositeConstruct %v4float
 // CHECK: OpFMul %v4float
-// CHECK: OpAccessChain %_ptr_StorageBuffer_v4float %[[PX]] %uint_0 %{{[0-9]+}}
-// CHECK-NEXT: OpStore
+// The store reuses the load's access chain (CSE).
+// CHECK-NEXT: OpStore %[[P]]
 
 func.func @tint_pixels(%px: memref<?xvector<4xf32>>, %tint: memref<1xvector<4xf32>>) {
   %c0 = arith.constant 0 : index

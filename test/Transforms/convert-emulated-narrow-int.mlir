@@ -13,10 +13,8 @@
 // CHECK: %[[SHL:.*]] = spirv.ShiftLeftLogical %[[A]], %[[C24:.*]] : i32, i32
 // CHECK: %[[SEXT:.*]] = spirv.ShiftRightArithmetic %[[SHL]], %[[C24]] : i32, i32
 // CHECK: spirv.ConvertSToF %[[SEXT]] : i32 to f32
-// cmpi slt: on sign-extended operands.
-// CHECK: %[[SHL2:.*]] = spirv.ShiftLeftLogical %[[A]]
-// CHECK: %[[SEXT2:.*]] = spirv.ShiftRightArithmetic %[[SHL2]]
-// CHECK: spirv.SLessThan %[[SEXT2]]
+// cmpi slt: on the same sign-extended operand (one extension after CSE).
+// CHECK: spirv.SLessThan %[[SEXT]]
 // divui after an add that may carry into the upper bits: zero-extended.
 // CHECK: %[[SUM:.*]] = spirv.IAdd %[[A]], %[[A]] : i32
 // CHECK: %[[ZEXT:.*]] = spirv.BitwiseAnd %[[SUM]]

@@ -114,6 +114,28 @@ def KilnConvertGPUToSPIRV
   ];
 }
 
+def KilnTidySPIRV : Pass<"kiln-tidy-spirv", "::mlir::spirv::ModuleOp"> {
+  let summary = "Loop results without Function variables, access decorations";
+  let description = [{
+    Runs on a converted `spirv.module`, after its entry points have their
+    interface variables (`spirv-lower-abi-attrs`):
+
+    - upstream lowers the results of `scf.for` to Function variables that
+      every iteration stores and the code after the loop loads, so a loop
+      that runs no iteration returns an undefined value instead of its
+      initial one. Each such variable becomes a result of the
+      `spirv.mlir.loop`: the loop header's value when the loop exits, which
+      is the initial value after no iteration and the last yielded value
+      otherwise.
+    - a storage buffer that the module never writes gets `NonWritable`, one
+      that it never reads `NonReadable` (what GLSL's `readonly` and
+      `writeonly` say). `Restrict` is not added: two kernel arguments may be
+      the same buffer.
+
+    The pipelines run canonicalization and CSE after it.
+  }];
+}
+
 def KilnSerializeSPIRV : Pass<"kiln-serialize-spirv", "::mlir::ModuleOp"> {
   let summary = "Validate and serialize nested spirv.modules into gpu.binary";
   let description = [{
