@@ -196,7 +196,7 @@ bool kiln::container::parse(const void *data, size_t size, ModuleInfo &module,
         return false;
       std::string where =
           "kernel '" + k.name + "' argument " + std::to_string(j);
-      if (kind > static_cast<uint32_t>(ArgKind::StridedAddress))
+      if (kind > kMaxArgKind)
         return corrupt(error, where + " has kind " + std::to_string(kind));
       if (type > static_cast<uint32_t>(ScalarType::Index))
         return corrupt(error, where + " has scalar type " +
@@ -227,9 +227,12 @@ bool kiln::container::parse(const void *data, size_t size, ModuleInfo &module,
             k.pushConstantSize)
           return corrupt(error, where + " has push-constant data past the " +
                                     "end of the block");
-      } else if (isScalar || isAddress) {
+      } else if (isScalar || isAddress || a.kind == ArgKind::IdentityMemRef) {
         return corrupt(error, where + " has no push-constant data");
       }
+      if (a.kind == ArgKind::IdentityMemRef && a.rank == 0)
+        return corrupt(error, where + " has kind " + std::to_string(kind) +
+                                  " (a memref with dynamic sizes) and rank 0");
       k.args.push_back(a);
     }
     module.kernels.push_back(std::move(k));

@@ -349,12 +349,15 @@ static LogicalResult rewriteKernelSignature(gpu::GPUFuncOp fn,
           b, loc, b.getIndexType(),
           fieldValues[abi.metadataOffset(i) + f * ib]);
     };
-    // Sizes and strides the memref's type fixes are constants: that is
-    // what the type promises, and a unit innermost stride is what lets
-    // drivers see contiguous accesses (vector loads on CPUs, coalescing
-    // analysis on GPUs) instead of a gather through a pushed stride. The
-    // offset always comes from the push constants: the runtime adds the
-    // distance from the aligned binding start to it.
+    // Sizes, strides and offsets the memref's type fixes are constants:
+    // that is what the type promises, and a unit innermost stride is what
+    // lets drivers see contiguous accesses (vector loads on CPUs, coalescing
+    // analysis on GPUs) instead of a gather through a pushed stride. An
+    // identity layout's offset is 0: the runtime binds such a buffer at its
+    // first element (IdentityMemRef), or pushes the address of that element
+    // (StridedAddress). Any other layout's offset comes from the push
+    // constants, to which the runtime adds the distance from the aligned
+    // binding start.
     SmallVector<int64_t> staticStrides;
     int64_t staticOffset;
     auto type = cast<MemRefType>(fn.getArgument(i).getType());
@@ -366,7 +369,9 @@ static LogicalResult rewriteKernelSignature(gpu::GPUFuncOp fn,
       return arith::ConstantIndexOp::create(b, loc, value);
     };
     MemRefMeta meta;
-    meta.offset = index(0);
+    meta.offset = type.getLayout().isIdentity()
+                      ? arith::ConstantIndexOp::create(b, loc, 0).getResult()
+                      : index(0);
     for (unsigned d = 0; d < a.rank; ++d) {
       meta.sizes.push_back(known(type.getDimSize(d), 1 + d));
       meta.strides.push_back(known(staticStrides[d], 1 + a.rank + d));

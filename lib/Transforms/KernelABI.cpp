@@ -44,6 +44,8 @@ static StringRef argKindName(ArgKind kind) {
     return "address";
   case ArgKind::StridedAddress:
     return "strided_address";
+  case ArgKind::IdentityMemRef:
+    return "identity_memref";
   }
   return "";
 }
@@ -62,7 +64,7 @@ DictionaryAttr KernelABI::toAttr(MLIRContext *context) const {
     fields.push_back(b.getNamedAttr("size", b.getI32IntegerAttr(a.size)));
     if (isMemRef)
       fields.push_back(b.getNamedAttr("rank", b.getI32IntegerAttr(a.rank)));
-    if (a.kind == ArgKind::MemRef) {
+    if (container::isDescriptorKind(a.kind)) {
       fields.push_back(b.getNamedAttr("set", b.getI32IntegerAttr(a.set)));
       fields.push_back(
           b.getNamedAttr("binding", b.getI32IntegerAttr(a.binding)));
@@ -108,7 +110,7 @@ FailureOr<KernelABI> KernelABI::read(gpu::GPUFuncOp kernel) {
     ArgInfo a;
     std::optional<ArgKind> parsed;
     for (ArgKind k : {ArgKind::MemRef, ArgKind::Scalar, ArgKind::Address,
-                      ArgKind::StridedAddress})
+                      ArgKind::StridedAddress, ArgKind::IdentityMemRef})
       if (kind.getValue() == argKindName(k))
         parsed = k;
     if (!parsed)
@@ -487,6 +489,11 @@ LogicalResult KernelABIPass::assignArguments(gpu::GPUFuncOp kernel,
       if (metadata)
         info.pushConstantOffset = place(
             (1 + 2 * info.rank) * abi.indexBytes(), abi.indexBytes());
+      // An identity layout fixes the offset at 0: the runtime binds the
+      // buffer at the first element and the kernel adds no offset
+      // (docs/abi.md).
+      if (metadata && memref.getLayout().isIdentity())
+        info.kind = ArgKind::IdentityMemRef;
       if (!varABI) {
         // Its position among the buffers, or the next binding not taken.
         unsigned binding = bufferIndex;

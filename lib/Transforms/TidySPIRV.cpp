@@ -206,14 +206,32 @@ static void decorateBufferAccess(spirv::ModuleOp module) {
   }
 }
 
+/// Erases loads whose value nothing uses (the push-constant fields a
+/// kernel does not read, for one), unless volatile: canonicalization keeps
+/// them, since a load reads memory.
+static void eraseUnusedLoads(spirv::FuncOp fn) {
+  SmallVector<spirv::LoadOp> dead;
+  fn.walk([&](spirv::LoadOp load) {
+    std::optional<spirv::MemoryAccess> access = load.getMemoryAccess();
+    if (load->use_empty() &&
+        !(access && spirv::bitEnumContainsAll(
+                        *access, spirv::MemoryAccess::Volatile)))
+      dead.push_back(load);
+  });
+  for (spirv::LoadOp load : dead)
+    load.erase();
+}
+
 namespace {
 class TidySPIRVPass : public kiln::impl::KilnTidySPIRVBase<TidySPIRVPass> {
 public:
   using Base::Base;
   void runOnOperation() override {
     spirv::ModuleOp module = getOperation();
-    for (auto fn : module.getOps<spirv::FuncOp>())
+    for (auto fn : module.getOps<spirv::FuncOp>()) {
       loopResultsFromVariables(fn);
+      eraseUnusedLoads(fn);
+    }
     decorateBufferAccess(module);
   }
 };

@@ -15,9 +15,11 @@
 // CHECK: OpAccessChain %_ptr_PushConstant_ulong
 // CHECK: OpULessThan %bool %{{[0-9]+}} %{{[0-9]+}}
 // CHECK: OpSelectionMerge
-// Unit stride: the element is offset + i, no multiplication.
+// Unit stride and the identity layout's offset 0: the element is i itself,
+// no multiplication and no addition.
 // CHECK-NOT: OpIMul %ulong
-// CHECK: OpIAdd %ulong
+// CHECK-NOT: OpIAdd %ulong
+// CHECK: OpAccessChain %_ptr_StorageBuffer_float %{{.*}} %ulong_0 %[[I:[0-9]+]]
 // CHECK: OpExtInst %float %{{[0-9]+}} FMax
 // CHECK: OpStore
 

@@ -9,15 +9,16 @@
 // CHECK: %[[PC:[_a-z0-9]+]] = OpTypeStruct %uint %uint %uint %uint %uint{{$}}
 // CHECK: %[[PCVAR:.*]] = OpVariable %{{.*}} PushConstant
 // CHECK: OpFunction
-// The row subview's offset is offset + row * stride0:
-// CHECK: %[[P0:[0-9]+]] = OpAccessChain %_ptr_PushConstant_uint %[[PCVAR]] %uint_0
-// CHECK-NEXT: %[[OFF:[0-9]+]] = OpLoad %uint %[[P0]]
+// The row subview's offset is row * stride0 (the identity layout's offset
+// is 0, not read from the push constants):
+// CHECK-NOT: OpAccessChain %_ptr_PushConstant_uint %[[PCVAR]] %uint_0
 // CHECK: %[[P3:[0-9]+]] = OpAccessChain %_ptr_PushConstant_uint %[[PCVAR]] %uint_3
 // CHECK-NEXT: %[[S0:[0-9]+]] = OpLoad %uint %[[P3]]
 // CHECK: %[[ROWOFF:[0-9]+]] = OpIMul %uint %{{[0-9]+}} %[[S0]]
-// CHECK-NEXT: %[[BASE:[0-9]+]] = OpIAdd %uint %[[OFF]] %[[ROWOFF]]
 // First loop: the running maximum.
 // CHECK: OpLoopMerge
+// CHECK: %[[AT:[0-9]+]] = OpIAdd %uint %[[ROWOFF]] %{{[0-9]+}}
+// CHECK-NEXT: OpAccessChain %_ptr_StorageBuffer_float %{{.*}} %uint_0 %[[AT]]
 // CHECK: OpExtInst %float %{{[0-9]+}} FMax
 // Second loop: divide by it.
 // CHECK: OpLoopMerge

@@ -3,14 +3,16 @@
 
 // The workgroup size comes from the launch; memrefs get bindings in order;
 // a static memref has no push constants, a dynamic one has
-// {offset, size, stride}, and scalars follow at their natural alignment.
+// {offset, size, stride} (its identity layout makes it an identity_memref,
+// bound at its first element), and scalars follow at their natural
+// alignment.
 // CHECK-LABEL: gpu.func @scale
 // CHECK-SAME: %{{.*}}: memref<8xf32> {spirv.interface_var_abi = #spirv.interface_var_abi<(0, 0)>}
 // CHECK-SAME: %{{.*}}: memref<?xf32> {spirv.interface_var_abi = #spirv.interface_var_abi<(0, 1)>}
 // CHECK-SAME: %{{.*}}: f32, %{{.*}}: index
 // CHECK-SAME: kiln.abi = {args = [
 // CHECK-SAME: {binding = 0 : i32, kind = "memref", rank = 1 : i32, set = 0 : i32, size = 4 : i32},
-// CHECK-SAME: {binding = 1 : i32, kind = "memref", push_constant_offset = 0 : i32, rank = 1 : i32, set = 0 : i32, size = 4 : i32},
+// CHECK-SAME: {binding = 1 : i32, kind = "identity_memref", push_constant_offset = 0 : i32, rank = 1 : i32, set = 0 : i32, size = 4 : i32},
 // CHECK-SAME: {kind = "scalar", push_constant_offset = 12 : i32, size = 4 : i32, type = "f32"},
 // CHECK-SAME: {kind = "scalar", push_constant_offset = 16 : i32, size = 4 : i32, type = "index"}],
 // CHECK-SAME: index_bits = 32 : i32, push_constant_size = 20 : i32}

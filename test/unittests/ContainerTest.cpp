@@ -127,9 +127,68 @@ TEST(Container, AddressKindsChecked) {
             }).find("push-constant data past the end of the block"),
             std::string::npos);
   EXPECT_NE(parseWith([](ArgInfo &a, KernelInfo &) {
-              a.kind = static_cast<ArgKind>(4);
-            }).find("has kind 4"),
+              a.kind = static_cast<ArgKind>(5);
+            }).find("has kind 5"),
             std::string::npos);
+}
+
+/// A dynamic memref with the identity layout: bound at its first element,
+/// with metadata but no offset to rebase.
+TEST(Container, IdentityMemRefRoundTripsAndIsChecked) {
+  ModuleInfo m = makeModule();
+  KernelInfo &k = m.kernels[0];
+  ArgInfo identity;
+  identity.kind = ArgKind::IdentityMemRef;
+  identity.size = 4;
+  identity.rank = 2;
+  identity.binding = 4;
+  identity.pushConstantOffset = 24; // offset, sizes[2], strides[2]
+  k.args.push_back(identity);
+  k.pushConstantSize = 44;
+  EXPECT_EQ(identity.pushConstantBytes(32), 20u);
+  EXPECT_EQ(identity.pushConstantBytes(64), 40u);
+  EXPECT_TRUE(identity.hasMetadata());
+  EXPECT_FALSE(identity.hasRebasableOffset());
+  EXPECT_TRUE(isDescriptorKind(ArgKind::IdentityMemRef));
+  EXPECT_TRUE(isMemRefKind(ArgKind::IdentityMemRef));
+  EXPECT_FALSE(isAddressKind(ArgKind::IdentityMemRef));
+  // A strided descriptor memref rebases; a static one has no metadata.
+  EXPECT_TRUE(k.args[0].hasRebasableOffset());
+  EXPECT_FALSE(k.args[2].hasMetadata());
+  std::vector<uint8_t> bytes = write(m);
+  ModuleInfo back;
+  std::string error;
+  ASSERT_TRUE(parse(bytes.data(), bytes.size(), back, error)) << error;
+  EXPECT_EQ(back.kernels[0].args, k.args);
+
+  auto parseWith = [&](void (*edit)(ArgInfo &)) {
+    ModuleInfo bad = m;
+    edit(bad.kernels[0].args.back());
+    std::vector<uint8_t> badBytes = write(bad);
+    EXPECT_FALSE(parse(badBytes.data(), badBytes.size(), back, error));
+    return error;
+  };
+  EXPECT_NE(parseWith([](ArgInfo &a) {
+              a.pushConstantOffset = kNoPushConstant;
+            }).find("has no push-constant data"),
+            std::string::npos);
+  EXPECT_NE(parseWith([](ArgInfo &a) { a.rank = 0; }).find("rank 0"),
+            std::string::npos);
+}
+
+/// A version 1 container (pushed offsets for every dynamic memref) is
+/// refused: its runtime would bind identity memrefs below their first
+/// element.
+TEST(Container, OtherVersionsAreRefused) {
+  std::vector<uint8_t> bytes = write(makeModule());
+  uint32_t version = 1;
+  std::memcpy(bytes.data() + 4, &version, 4);
+  ModuleInfo back;
+  std::string error;
+  EXPECT_FALSE(parse(bytes.data(), bytes.size(), back, error));
+  EXPECT_NE(error.find("version 1 is not the supported version 2"),
+            std::string::npos)
+      << error;
 }
 
 TEST(Container, NamesArePadded) {

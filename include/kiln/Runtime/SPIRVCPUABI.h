@@ -78,7 +78,8 @@ static_assert(sizeof(Invocation) == 160, "ABI");
 /// What a resource of a kernel is.
 enum class ResourceKind : uint32_t {
   /// A StorageBuffer variable at (set, binding): a memref argument bound by
-  /// descriptor (container::ArgKind::MemRef with that set and binding).
+  /// descriptor (container::ArgKind::MemRef or IdentityMemRef with that set
+  /// and binding).
   StorageBuffer = 0,
   /// A Uniform variable at (set, binding): the push-constant block when it
   /// is passed in a uniform buffer. The runtime binds the block itself.

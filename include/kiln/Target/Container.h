@@ -21,8 +21,11 @@ namespace container {
 
 /// "KILN" read as a little-endian word.
 constexpr uint32_t kMagic = 0x4E4C494B;
-/// Bumped on every incompatible change of the layout.
-constexpr uint32_t kVersion = 1;
+/// Bumped on every incompatible change of the layout or of what a runtime
+/// must do with it. Version 2 added ArgKind::IdentityMemRef: a runtime that
+/// reads version 1 would bind such an argument below its first element and
+/// the kernel would read the wrong elements, so it must refuse it.
+constexpr uint32_t kVersion = 2;
 /// Marks an argument with no push-constant data.
 constexpr uint32_t kNoPushConstant = 0xFFFFFFFFu;
 /// The first word of every SPIR-V module.
@@ -42,13 +45,25 @@ enum class ArgKind : uint32_t {
   /// A memref with dynamic shape or layout bound by device address: the
   /// 64-bit address, then {offset, sizes[rank], strides[rank]}.
   StridedAddress = 3,
+  /// A memref with dynamic sizes and the identity layout, bound as a storage
+  /// buffer at (set, binding) that starts exactly at its first element: the
+  /// kernel addresses element (i0, ..., iN-1) at sum(i_k * stride_k), its
+  /// offset being the constant 0 that the type fixes. The push-constant data
+  /// is MemRef's {offset, sizes[rank], strides[rank]}, offset written as 0.
+  IdentityMemRef = 4,
 };
+/// The largest ArgKind value.
+constexpr uint32_t kMaxArgKind = static_cast<uint32_t>(ArgKind::IdentityMemRef);
 
 /// True for the kinds that carry a memref (a descriptor or an address).
 inline bool isMemRefKind(ArgKind kind) { return kind != ArgKind::Scalar; }
 /// True for the kinds bound by buffer device address.
 inline bool isAddressKind(ArgKind kind) {
   return kind == ArgKind::Address || kind == ArgKind::StridedAddress;
+}
+/// True for the kinds bound as a storage-buffer descriptor.
+inline bool isDescriptorKind(ArgKind kind) {
+  return kind == ArgKind::MemRef || kind == ArgKind::IdentityMemRef;
 }
 
 /// Scalar types as they sit in the push-constant block.
@@ -75,12 +90,13 @@ struct ArgInfo {
   uint32_t size = 0;
   /// MemRefs: rank (0 to 8; dynamic shapes or layouts up to 4). Scalars: 0.
   uint32_t rank = 0;
-  /// MemRefs: the descriptor set and binding of the storage buffer. Zero
-  /// for the other kinds.
+  /// MemRefs bound as descriptors: the descriptor set and binding of the
+  /// storage buffer. Zero for the other kinds.
   uint32_t set = 0;
   uint32_t binding = 0;
-  /// Scalars: offset of the value. MemRefs with dynamic shape or layout:
-  /// offset of {offset, sizes[rank], strides[rank]}, each an index. Address
+  /// Scalars: offset of the value. MemRefs with dynamic shape or layout
+  /// (and IdentityMemRef): offset of {offset, sizes[rank], strides[rank]},
+  /// each an index. Address
   /// kinds: offset of the 8-byte address (a multiple of 8), followed for
   /// StridedAddress by {offset, sizes[rank], strides[rank]}. Otherwise
   /// kNoPushConstant.
@@ -95,12 +111,29 @@ struct ArgInfo {
       return size;
     case ArgKind::MemRef:
       return pushConstantOffset == kNoPushConstant ? 0 : metadata;
+    case ArgKind::IdentityMemRef:
+      return metadata;
     case ArgKind::Address:
       return 8;
     case ArgKind::StridedAddress:
       return 8 + metadata;
     }
     return 0;
+  }
+
+  /// True for a memref whose {offset, sizes, strides} are in the
+  /// push-constant block.
+  bool hasMetadata() const {
+    return kind == ArgKind::StridedAddress ||
+           kind == ArgKind::IdentityMemRef ||
+           (kind == ArgKind::MemRef && pushConstantOffset != kNoPushConstant);
+  }
+  /// True for a memref whose binding starts below its first element and
+  /// whose pushed offset says where that element is (the runtime may bind
+  /// it at an aligned address before the element).
+  bool hasRebasableOffset() const {
+    return kind == ArgKind::StridedAddress ||
+           (kind == ArgKind::MemRef && pushConstantOffset != kNoPushConstant);
   }
 
   bool operator==(const ArgInfo &o) const {

@@ -24,11 +24,7 @@ struct KernelABI {
   /// Bytes of one index-typed push constant.
   unsigned indexBytes() const { return indexBits / 8; }
   /// True when memref argument `i` gets its metadata from push constants.
-  bool hasMetadata(unsigned i) const {
-    return (args[i].kind == container::ArgKind::MemRef &&
-            args[i].pushConstantOffset != container::kNoPushConstant) ||
-           args[i].kind == container::ArgKind::StridedAddress;
-  }
+  bool hasMetadata(unsigned i) const { return args[i].hasMetadata(); }
   /// Offset of memref argument `i`'s {offset, sizes, strides} fields.
   unsigned metadataOffset(unsigned i) const {
     return args[i].pushConstantOffset +

@@ -127,6 +127,8 @@ def KilnTidySPIRV : Pass<"kiln-tidy-spirv", "::mlir::spirv::ModuleOp"> {
       `spirv.mlir.loop`: the loop header's value when the loop exits, which
       is the initial value after no iteration and the last yielded value
       otherwise.
+    - a load whose value nothing uses is erased (unless volatile), such as
+      the push-constant field of an offset the kernel fixes at 0;
     - a storage buffer that the module never writes gets `NonWritable`, one
       that it never reads `NonReadable` (what GLSL's `readonly` and
       `writeonly` say). `Restrict` is not added: two kernel arguments may be

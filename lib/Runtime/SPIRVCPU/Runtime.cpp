@@ -142,7 +142,8 @@ Status bindKernel(Kernel &kernel, const container::KernelInfo &info) {
                                              std::to_string(uint32_t(r.kind)));
     int found = -1;
     for (size_t a = 0; a < info.args.size(); ++a)
-      if (info.args[a].kind == ArgKind::MemRef && info.args[a].set == r.set &&
+      if (container::isDescriptorKind(info.args[a].kind) &&
+          info.args[a].set == r.set &&
           info.args[a].binding == r.binding)
         found = int(a);
     // A resource only another kernel of the module uses stays null.
@@ -533,9 +534,7 @@ Status SPIRVCPURuntime::decode(const Kernel &kernel, void **params,
     argExtents[a].elementBytes = m.elementBytes;
     argExtents[a].lo = m.empty ? base : m.lo;
     argExtents[a].hi = m.empty ? base : m.hi;
-    bool metadata = arg.kind == ArgKind::StridedAddress ||
-                    (arg.kind == ArgKind::MemRef &&
-                     arg.pushConstantOffset != container::kNoPushConstant);
+    bool metadata = arg.hasMetadata();
     uint32_t metadataOffset = arg.pushConstantOffset;
     if (container::isAddressKind(arg.kind)) {
       uint64_t address = base;

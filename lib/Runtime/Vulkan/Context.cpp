@@ -1393,7 +1393,7 @@ Status Context::createPipeline(Kernel *kernel, size_t rawBuffers) {
   uint32_t pushConstants = 0;
   if (kernel->info) {
     for (const container::ArgInfo &a : kernel->info->args)
-      if (a.kind == ArgKind::MemRef)
+      if (container::isDescriptorKind(a.kind))
         KILN_TRY(add(a.set, a.binding));
     pushConstants = kernel->info->pushConstantSize;
   } else {
@@ -1859,13 +1859,17 @@ struct BufferArg {
   uint64_t elementBytes = 1;
   uintptr_t aligned = 0;
   uintptr_t lo = 0, hi = 0; ///< Bytes the kernel may touch.
-  bool rebasable = false;   ///< The kernel reads its offset from push constants.
+  /// The kernel reads its offset from push constants, so the binding may
+  /// start below the first element.
+  bool rebasable = false;
+  /// The kernel reads {offset, sizes, strides} from push constants.
+  bool metadata = false;
   bool empty = false;
   int64_t offset = 0;
   std::vector<int64_t> sizes, strides;
   uint32_t pushConstantOffset = container::kNoPushConstant;
   /// Bound by device address: the address goes at pushConstantOffset, the
-  /// metadata (when rebasable) 8 bytes after it.
+  /// metadata (if any) 8 bytes after it.
   bool byAddress = false;
   Binding bound;
   int segment = -1;
@@ -1969,9 +1973,8 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
       p += 3 + 2 * a.rank;
       b.pushConstantOffset = a.pushConstantOffset;
       b.byAddress = container::isAddressKind(a.kind);
-      b.rebasable = a.kind == ArgKind::StridedAddress ||
-                    (a.kind == ArgKind::MemRef &&
-                     a.pushConstantOffset != container::kNoPushConstant);
+      b.rebasable = a.hasRebasableOffset();
+      b.metadata = a.hasMetadata();
       buffers.push_back(std::move(b));
     }
   } else {
@@ -2096,7 +2099,9 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
               " starts at an address that is not a "
               "multiple of the device's minStorageBufferOffsetAlignment (" +
               std::to_string(alignment) +
-              "); pass a memref with a dynamic layout or an aligned buffer");
+              "); a memref of static shape or identity layout is bound at "
+              "its first element: pass an aligned buffer, or give the "
+              "memref a dynamic offset (strided<[...], offset: ?>)");
     b.bound.offset = bindOffset;
     b.bound.range = b.hi - (base + bindOffset);
     if (b.bound.range > limits.maxStorageBufferRange)
@@ -2131,11 +2136,12 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
   for (BufferArg &b : buffers) {
     if (b.byAddress)
       KILN_TRY(writePC(b.pushConstantOffset, &b.bound.address, 8));
-    if (!b.rebasable)
+    if (!b.metadata)
       continue;
     uint32_t metadataOffset = b.pushConstantOffset + (b.byAddress ? 8 : 0);
     std::vector<int64_t> fields;
-    fields.push_back(b.empty ? 0 : b.offset + b.bound.elementShift);
+    fields.push_back(b.empty || !b.rebasable ? 0
+                                             : b.offset + b.bound.elementShift);
     fields.insert(fields.end(), b.sizes.begin(), b.sizes.end());
     fields.insert(fields.end(), b.strides.begin(), b.strides.end());
     for (size_t f = 0; f < fields.size(); ++f) {

@@ -149,6 +149,11 @@ Expected<std::string> Context::describeDevices() {
             "storage buffer range: %u bytes\n",
             l.maxComputeSharedMemorySize, l.maxPushConstantsSize,
             l.maxStorageBufferRange);
+    // Where a storage buffer may start: memrefs of static shape or identity
+    // layout are bound at their first element, which must be so aligned.
+    appendf(out, "  storage buffer offset alignment: %llu bytes\n",
+            static_cast<unsigned long long>(
+                l.minStorageBufferOffsetAlignment));
   }
   return std::move(out);
 }
