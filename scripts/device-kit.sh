@@ -26,6 +26,10 @@ cp "$build/bin/kiln-bench" "$build/bin/kiln-launch-overhead" \
 # kiln-bench opens ../lib/libkiln_{vulkan,cuda}_runtime.so.
 cp -L "$build/lib/libkiln_vulkan_runtime.so" "$build/lib/libkiln_cuda_runtime.so" \
    "$out/lib/"
+# kiln-bench's Google Benchmark (found through its $ORIGIN/../lib rpath).
+for lib in $(ldd "$build/bin/kiln-bench" | sed -n 's/.*=> \(.*libbenchmark[^ ]*\) .*/\1/p'); do
+  cp -L "$lib" "$out/lib/"
+done
 cp "$build/unittests/KilnUnitTests" "$build/unittests/KilnVulkanRuntimeTests" \
    "$build/unittests/KilnCUDARuntimeTests" "$out/unittests/"
 cp "$build/unittests/fake-cuda/libcuda.so.1" "$out/unittests/fake-cuda/"

@@ -1,4 +1,4 @@
-//===- Bench.h - kiln-bench's runtimes, launches and results ----*- C++ -*-===//
+//===- Bench.h - kiln-bench's runtimes, cases and results -------*- C++ -*-===//
 //
 // kiln-bench drives Kiln's own runtimes (libkiln_vulkan_runtime.so and
 // libkiln_cuda_runtime.so, opened with dlopen: both export the same mgpu*
@@ -6,6 +6,14 @@
 // buffers from mgpuMemAlloc, launches with memref descriptors. References
 // (GLSL SPIR-V, nvcc fatbins) go through the same runtime and the same
 // timing, so only the kernels differ.
+//
+// The benchmark families (Families.cpp) describe cases: a kernel in one
+// variant (Kiln's, the reference's) with a check of its result and one
+// timed repetition. The runner (Runner.cpp) checks each case, then has
+// Google Benchmark repeat the cases of one kernel with their repetitions
+// interleaved in random order, and pairs Kiln's k-th repetition with the
+// reference's k-th for the ratio. The report (Report.cpp) prints the
+// summary, the goals and the plot.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +30,8 @@
 #include <deque>
 #include <functional>
 #include <limits>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -49,14 +59,31 @@ struct Runtime {
   std::string deviceName, deviceDriver, deviceDetails;
   bool float64 = true, subgroupArithmetic = true, isCPU = false;
   uint64_t lastLevelCacheBytes = 0; ///< 0: unknown
-  std::string chip;                 ///< CUDA: sm_XY
+  /// The most bytes one storage-buffer descriptor reaches (Vulkan's
+  /// maxStorageBufferRange, which the GLSL references are bound by); 0: no
+  /// limit.
+  uint64_t maxBufferBytes = 0;
+  std::string chip; ///< CUDA: sm_XY
 };
 
 /// Opens the backend's runtime next to the executable (../lib) and checks
 /// that a device is there. On failure returns false with `why` set.
 bool openRuntime(const std::string &backend, Runtime &rt, std::string &why);
 
-/// A device buffer and its host mirror.
+/// A runtime call that returned an error: the kernel it happened in fails,
+/// and the run goes on unless the device is gone.
+struct RuntimeFailure : std::runtime_error {
+  explicit RuntimeFailure(const kiln::rt::Status &error)
+      : std::runtime_error(error.message()), kind(error.kind()) {}
+  kiln::rt::ErrorKind kind;
+  /// After these the device takes no more work.
+  bool fatal() const {
+    return kind == kiln::rt::ErrorKind::DeviceLost ||
+           kind == kiln::rt::ErrorKind::Timeout;
+  }
+};
+
+/// A device buffer.
 struct Buffer {
   void *device = nullptr;
   size_t bytes = 0;
@@ -90,7 +117,29 @@ struct Launch {
   void pack(ABI abi, const std::vector<Arg> &args);
 };
 
-/// Times of one measured variant, in microseconds.
+/// One measured variant of a kernel on one backend.
+struct Case {
+  std::string kernel;  ///< stream_triad_f32, sgemm_register, ...
+  std::string variant; ///< kiln, glsl, cuda, cublas, vkCmdCopyBuffer, ...
+  std::string size;    ///< 67108864, 4096x4096, ...
+  std::string unit;    ///< GB/s, GFLOP/s, klaunch/s
+  double work = 0;     ///< Bytes, flops or launches per repetition.
+  /// Prepares the inputs, runs the variant once and compares its result
+  /// with the CPU's: "" when it is right, else what is wrong. Throws
+  /// RuntimeFailure.
+  std::function<std::string()> check;
+  /// One timed repetition: GPU microseconds (host microseconds for the
+  /// launch rates). Throws RuntimeFailure.
+  std::function<double()> repeat;
+};
+
+/// The cases of one kernel at one size, measured together: their
+/// repetitions interleave, and Kiln's pair with the reference's.
+struct Group {
+  std::vector<Case> cases;
+};
+
+/// Times of one measured variant, in microseconds, in the order they ran.
 struct Samples {
   std::vector<double> us;
   double best() const;
@@ -101,25 +150,28 @@ struct Samples {
 
 /// One row of the report.
 struct Result {
-  std::string kernel;  ///< stream_triad_f32, sgemm_register, ...
-  std::string variant; ///< kiln, glsl, cuda, cublas, vkCmdCopyBuffer, ...
-  std::string backend; ///< vulkan, cuda
-  std::string size;    ///< 67108864, 4096x4096, ...
-  std::string unit;    ///< GB/s, GFLOP/s, klaunch/s
-  double work = 0;     ///< Bytes, flops or launches per repetition.
-  Samples samples;     ///< GPU (or host, for launches) time per repetition.
+  std::string kernel, variant, backend, size, unit;
+  double work = 0;
+  Samples samples;
   bool failed = false;
   std::string error;
-  /// Filled in by the report.
+  /// Filled in by the runner and the report.
   double percentOfPeak = std::numeric_limits<double>::quiet_NaN();
-  double ratio = std::numeric_limits<double>::quiet_NaN();
+  /// Kiln's throughput over the reference's: at the best times, and the
+  /// median of the paired repetitions' ratios.
+  double ratioBest = std::numeric_limits<double>::quiet_NaN();
+  double ratioPaired = std::numeric_limits<double>::quiet_NaN();
   std::string ratioOf;
 
   bool isKiln() const { return variant == "kiln"; }
   /// Throughput at the best and the median time, in `unit`.
   double best() const;
   double median() const;
-  std::string name() const { return kernel + "/" + variant + "/" + backend; }
+  /// Throughput of `us` microseconds in `unit`.
+  double rate(double us) const;
+  std::string name() const {
+    return kernel + "/" + variant + "/" + backend + "/" + size;
+  }
 };
 
 /// What the user asked for.
@@ -127,9 +179,11 @@ struct Options {
   std::vector<std::string> backends; ///< vulkan, cuda
   bool backendExplicit = false;
   std::string device;
+  /// A Google Benchmark filter over kernel/variant/backend/size: a regular
+  /// expression, or one that excludes after a leading '-'.
   std::string filter;
-  uint64_t size = 0; ///< Stream elements; 0: from the cache size.
-  std::vector<unsigned> gemmSizes = {1024, 2048, 4096};
+  uint64_t size = 0;               ///< Stream elements; 0: from the cache size.
+  std::vector<unsigned> gemmSizes; ///< Empty: from the device.
   unsigned reps = 20, warmup = 2;
   double maxSeconds = 5;
   unsigned fmaThreads = 1u << 20, fmaIterations = 256;
@@ -139,24 +193,30 @@ struct Options {
   std::string json, csv, plot;
 };
 
-/// Prints a progress line on stderr once the run has lasted a few seconds.
-void progress(const std::string &what);
+/// True when `name` passes the filter (Google Benchmark's rules).
+bool matchesFilter(const std::string &filter, const std::string &name);
 
-/// Runs every benchmark of every family on `rt` whose name matches the
-/// filter; appends the rows to `results`.
-void runBenchmarks(Runtime &rt, const Options &options,
-                   std::vector<Result> &results);
-/// The names runBenchmarks would run on `backend` (for --list).
+/// Sets up every benchmark family on `rt` in turn (its buffers, inputs and
+/// expected results) and calls `run` with the groups whose names pass the
+/// filter while they exist; `run` returns false when the device stopped
+/// taking work, which ends the loop. A family that cannot be set up (a
+/// runtime error) is passed to `fail` and skipped; after an error that
+/// leaves the device unusable the loop ends.
+void forEachFamily(Runtime &rt, const Options &options,
+                   const std::function<bool(const std::string &family,
+                                            std::vector<Group> &)> &run,
+                   const std::function<void(const std::string &family,
+                                            const std::string &error)> &fail);
+/// The names forEachFamily may measure on `backend`, as
+/// kernel/variant/backend (for --list).
 std::vector<std::string> benchmarkNames(const std::string &backend);
+/// How many cases forEachFamily will measure on `rt` with `options` (for
+/// the progress lines).
+size_t plannedCases(const Runtime &rt, const Options &options);
 
-/// Fills in % of peak and the ratios, prints the table and the goals.
+/// Fills in % of peak, prints the summary table and the goals.
 void report(std::vector<Result> &results, const std::vector<Runtime> &runtimes,
             const Options &options);
-bool writeJSON(const std::string &path, const std::vector<Result> &results,
-               const std::vector<Runtime> &runtimes, const Options &options,
-               std::string &error);
-bool writeCSV(const std::string &path, const std::vector<Result> &results,
-              std::string &error);
 bool writePlot(const std::string &path, const std::vector<Result> &results,
                std::string &error);
 

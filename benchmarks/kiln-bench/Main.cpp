@@ -4,16 +4,21 @@
 //            [--filter=REGEX] [--size=N] [--gemm-sizes=N,N,...]
 //            [--reps=N] [--warmup=N] [--max-seconds=S] [--smoke]
 //            [--json=FILE] [--csv=FILE] [--plot=FILE.svg|FILE.png] [--list]
+//            [--benchmark_...]
 //
 // Runs the kernels of benchmarks/kernels/ (compiled by Kiln at build time)
 // next to hand-written references and the device's own copy on each
-// backend, checks every result and reports the best time of each. Exit
+// backend, on Google Benchmark (Runner.cpp), checks every result and
+// reports each case's throughput and Kiln's ratios to the references. Exit
 // status: 0 when everything that ran was correct, 1 when a result was
 // wrong or a backend asked for by name is missing, 2 on a usage error.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Bench.h"
+#include "Runner.h"
+
+#include <benchmark/benchmark.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -35,32 +40,41 @@ const Blob *kiln::bench::findBlob(const std::string &name) {
 static void usage(FILE *to) {
   std::fprintf(
       to,
-      "usage: kiln-bench [options]\n"
+      "usage: kiln-bench [options] [--benchmark_...]\n"
       "  --backend=vulkan|cuda|all  backends to run (default all: those with "
       "a device)\n"
       "  --device=INDEX|NAME        device of each backend (as "
       "KILN_VULKAN_DEVICE /\n"
       "                             KILN_CUDA_DEVICE)\n"
-      "  --filter=REGEX             run benchmarks whose "
-      "kernel/variant/backend matches\n"
+      "  --filter=REGEX             run the benchmarks whose "
+      "kernel/variant/backend/size\n"
+      "                             matches (a leading '-' excludes; as "
+      "--benchmark_filter)\n"
       "  --size=N[K|M|G]            elements per stream array (default: 4x "
       "the last-level\n"
       "                             cache, at least 2^25)\n"
       "  --gemm-sizes=N,N,...       SGEMM sizes, multiples of 64 (default "
-      "1024,2048,4096)\n"
-      "  --reps=N                   timed repetitions (default 20)\n"
+      "1024,2048,4096;\n"
+      "                             256,512 on a CPU driver)\n"
+      "  --reps=N                   timed repetitions (default 20; as "
+      "--benchmark_repetitions)\n"
       "  --warmup=N                 untimed repetitions first (default 2)\n"
-      "  --max-seconds=S            stop repeating a benchmark after S "
-      "seconds (at least 3\n"
-      "                             repetitions; default 5)\n"
+      "  --max-seconds=S            fewer repetitions where N would take "
+      "longer than S\n"
+      "                             seconds per case (at least 3; default "
+      "5)\n"
       "  --smoke                    tiny sizes, one repetition, every kernel "
       "and reference\n"
-      "  --json=FILE                results in Google Benchmark's JSON "
-      "format\n"
-      "  --csv=FILE                 results as CSV\n"
-      "  --plot=FILE.svg|FILE.png   bar chart (gnuplot or "
-      "python3-matplotlib)\n"
-      "  --list                     print the benchmarks' names and exit\n");
+      "  --json=FILE                Google Benchmark's JSON report (as "
+      "--benchmark_out=FILE)\n"
+      "  --csv=FILE                 Google Benchmark's CSV report\n"
+      "  --plot=FILE.svg|FILE.png   chart of throughput and ratios "
+      "(gnuplot)\n"
+      "  --list                     print the benchmarks' names and exit\n"
+      "  --benchmark_...            Google Benchmark's options, such as "
+      "--benchmark_color=false;\n"
+      "                             --benchmark_enable_random_interleaving "
+      "is on unless set\n");
 }
 
 static bool parseCount(const char *text, uint64_t &value) {
@@ -80,7 +94,13 @@ static bool parseCount(const char *text, uint64_t &value) {
   return true;
 }
 
-static bool parseOptions(int argc, char **argv, Options &o) {
+/// Parses kiln-bench's own options; Google Benchmark's (--benchmark_*) are
+/// left in `rest` for it, but for those kiln-bench takes over: the output
+/// file, its format, the filter, the repetitions and the list.
+static bool parseOptions(int argc, char **argv, Options &o,
+                         std::vector<char *> &rest) {
+  rest.push_back(argv[0]);
+  std::string outFormat = "json", outFile;
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--smoke") == 0) {
       o.smoke = true;
@@ -94,7 +114,16 @@ static bool parseOptions(int argc, char **argv, Options &o) {
     }
   o.backends = {"vulkan", "cuda"};
   for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i];
+    // Google Benchmark's names for kiln-bench's own options.
+    std::string text = argv[i];
+    for (auto [alias, own] :
+         {std::pair("--benchmark_filter=", "--filter="),
+          std::pair("--benchmark_repetitions=", "--reps="),
+          std::pair("--benchmark_list_tests=true", "--list"),
+          std::pair("--benchmark_list_tests", "--list")})
+      if (text.rfind(alias, 0) == 0)
+        text = own + text.substr(std::strlen(alias));
+    const char *arg = text.c_str();
     auto value = [&](const char *name) -> const char * {
       size_t n = std::strlen(name);
       if (std::strncmp(arg, name, n) == 0 && arg[n] == '=')
@@ -104,10 +133,22 @@ static bool parseOptions(int argc, char **argv, Options &o) {
     uint64_t count = 0;
     if (std::strcmp(arg, "--smoke") == 0)
       continue;
-    if (std::strcmp(arg, "--list") == 0) {
+    if (const char *v = value("--benchmark_out")) {
+      outFile = v;
+    } else if (const char *v = value("--benchmark_out_format")) {
+      outFormat = v;
+      if (outFormat != "json" && outFormat != "csv") {
+        std::fprintf(stderr,
+                     "kiln-bench: --benchmark_out_format='%s' must "
+                     "be json or csv\n",
+                     v);
+        return false;
+      }
+    } else if (std::strncmp(arg, "--benchmark_", 12) == 0) {
+      rest.push_back(argv[i]);
+    } else if (std::strcmp(arg, "--list") == 0) {
       o.list = true;
-    } else if (std::strcmp(arg, "--help") == 0 ||
-               std::strcmp(arg, "-h") == 0) {
+    } else if (std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0) {
       usage(stdout);
       std::exit(0);
     } else if (const char *v = value("--backend")) {
@@ -128,7 +169,7 @@ static bool parseOptions(int argc, char **argv, Options &o) {
     } else if (const char *v = value("--filter")) {
       o.filter = v;
       try {
-        std::regex check(o.filter);
+        std::regex check(o.filter[0] == '-' ? o.filter.substr(1) : o.filter);
       } catch (const std::regex_error &e) {
         std::fprintf(stderr, "kiln-bench: --filter='%s' is not a regular "
                              "expression: %s\n",
@@ -210,21 +251,37 @@ static bool parseOptions(int argc, char **argv, Options &o) {
       return false;
     }
   }
+  if (!outFile.empty())
+    (outFormat == "csv" ? o.csv : o.json) = outFile;
   return true;
 }
 
 int main(int argc, char **argv) {
   Options options;
-  if (!parseOptions(argc, argv, options))
+  std::vector<char *> rest;
+  if (!parseOptions(argc, argv, options, rest))
     return 2;
   if (options.list) {
-    std::regex re(options.filter.empty() ? "." : options.filter);
     for (const std::string &backend : options.backends)
       for (const std::string &name : benchmarkNames(backend))
-        if (std::regex_search(name, re))
+        if (matchesFilter(options.filter, name + "/"))
           std::printf("%s\n", name.c_str());
     return 0;
   }
+  // Repetitions of Kiln's kernel and of its reference interleave in random
+  // order, unless asked otherwise.
+  bool interleaving = false;
+  for (char *arg : rest)
+    interleaving |=
+        std::strncmp(arg, "--benchmark_enable_random_interleaving", 38) == 0;
+  std::string interleave = "--benchmark_enable_random_interleaving=true";
+  if (!interleaving)
+    rest.push_back(interleave.data());
+  int restCount = int(rest.size());
+  rest.push_back(nullptr);
+  benchmark::Initialize(&restCount, rest.data());
+  if (benchmark::ReportUnrecognizedArguments(restCount, rest.data()))
+    return 2;
   if (!options.device.empty()) {
     setenv("KILN_VULKAN_DEVICE", options.device.c_str(), 1);
     setenv("KILN_CUDA_DEVICE", options.device.c_str(), 1);
@@ -252,11 +309,49 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  Reporter reporter(options);
+  if (!reporter.error.empty()) {
+    std::fprintf(stderr, "kiln-bench: %s\n", reporter.error.c_str());
+    return 1;
+  }
+  size_t cases = 0;
+  for (const Runtime &rt : runtimes) {
+    benchmark::AddCustomContext("kiln_" + rt.backend + "_device",
+                                rt.deviceName + " (" + rt.deviceDetails + "; " +
+                                    rt.deviceDriver + ")");
+    cases += plannedCases(rt, options);
+  }
+  Progress progress(cases, options.reps);
   std::vector<Result> results;
   for (Runtime &rt : runtimes) {
     std::fprintf(stderr, "kiln-bench: %s on %s\n", rt.backend.c_str(),
                  rt.deviceName.c_str());
-    runBenchmarks(rt, options, results);
+    forEachFamily(
+        rt, options,
+        [&](const std::string &, std::vector<Group> &groups) {
+          for (Group &group : groups)
+            if (!measureGroup(rt, options, group, reporter, progress, results))
+              return false;
+          return true;
+        },
+        [&](const std::string &family, const std::string &error) {
+          std::fprintf(stderr, "kiln-bench: %s on %s failed: %s\n",
+                       family.c_str(), rt.backend.c_str(), error.c_str());
+          Result r;
+          r.kernel = family;
+          r.variant = "setup";
+          r.backend = rt.backend;
+          r.size = "-";
+          r.failed = true;
+          r.error = error;
+          results.push_back(std::move(r));
+        });
+  }
+  int status = 0;
+  std::string error;
+  if (!reporter.finish(error)) {
+    std::fprintf(stderr, "kiln-bench: %s\n", error.c_str());
+    status = 1;
   }
   if (results.empty()) {
     std::fprintf(stderr, "kiln-bench: no benchmark matches --filter='%s'\n",
@@ -264,18 +359,6 @@ int main(int argc, char **argv) {
     return 1;
   }
   report(results, runtimes, options);
-
-  int status = 0;
-  std::string error;
-  if (!options.json.empty() &&
-      !writeJSON(options.json, results, runtimes, options, error)) {
-    std::fprintf(stderr, "kiln-bench: %s\n", error.c_str());
-    status = 1;
-  }
-  if (!options.csv.empty() && !writeCSV(options.csv, results, error)) {
-    std::fprintf(stderr, "kiln-bench: %s\n", error.c_str());
-    status = 1;
-  }
   if (!options.plot.empty() && !writePlot(options.plot, results, error)) {
     std::fprintf(stderr, "kiln-bench: %s\n", error.c_str());
     status = 1;

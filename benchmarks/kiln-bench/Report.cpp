@@ -1,9 +1,10 @@
-//===- Report.cpp - kiln-bench's table, goals, JSON, CSV and plot ---------===//
+//===- Report.cpp - kiln-bench's summary, goals and plot -----------------===//
 //
-// The table on stdout, the goals of the benchmark checked against this
-// run, Google Benchmark's JSON schema (so that its compare.py and other
-// tools read the results), CSV, and a grouped bar chart drawn by gnuplot or
-// matplotlib.
+// After Google Benchmark's own reports (Runner.cpp): the summary table on
+// stdout with each case's best and median throughput, its share of the
+// run's measured peak and Kiln's ratios to the reference, the goals of the
+// benchmark checked against this run, and a chart drawn by gnuplot with one
+// panel per unit and one of the ratios against the goal.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,18 +14,16 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <fstream>
 #include <map>
-#include <set>
-#include <sstream>
-#include <thread>
-#include <unistd.h>
 
 namespace kiln {
 namespace bench {
 
 namespace {
+
+/// The ratio every Kiln kernel should reach against its reference.
+constexpr double kRatioGoal = 0.95;
 
 const Result *find(const std::vector<Result> &results, const std::string &kernel,
                    const std::string &variant, const std::string &backend,
@@ -54,15 +53,13 @@ std::string number(double v) {
 /// The datasheet figures of devices we know, for context only.
 struct Datasheet {
   const char *match;
-  double gbPerSecond, fp32GFlops;
   const char *what;
 };
 const Datasheet kDatasheets[] = {
-    {"H200", 4800, 67000, "NVIDIA H200 SXM: 4.8 TB/s HBM3e, 67 TFLOP/s FP32"},
-    {"H100 80GB HBM3", 3350, 67000,
-     "NVIDIA H100 SXM: 3.35 TB/s HBM3, 67 TFLOP/s FP32"},
-    {"H100 PCIe", 2000, 51000, "NVIDIA H100 PCIe: 2 TB/s HBM2e, 51 TFLOP/s FP32"},
-    {"A100", 2039, 19500, "NVIDIA A100 80GB SXM: 2.0 TB/s, 19.5 TFLOP/s FP32"},
+    {"H200", "NVIDIA H200 SXM: 4.8 TB/s HBM3e, 67 TFLOP/s FP32"},
+    {"H100 80GB HBM3", "NVIDIA H100 SXM: 3.35 TB/s HBM3, 67 TFLOP/s FP32"},
+    {"H100 PCIe", "NVIDIA H100 PCIe: 2 TB/s HBM2e, 51 TFLOP/s FP32"},
+    {"A100", "NVIDIA A100 80GB SXM: 2.0 TB/s, 19.5 TFLOP/s FP32"},
 };
 
 const Datasheet *datasheetFor(const std::string &device) {
@@ -72,29 +69,27 @@ const Datasheet *datasheetFor(const std::string &device) {
   return nullptr;
 }
 
-std::string jsonString(const std::string &s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += char(c);
-    } else if (c < 0x20) {
-      char esc[8];
-      std::snprintf(esc, sizeof(esc), "\\u%04x", c);
-      out += esc;
-    } else {
-      out += char(c);
+/// Prints `rows` as columns; the columns from `firstRight` on (but for
+/// `unitColumn`) are right-aligned.
+void printTable(const std::vector<std::vector<std::string>> &rows,
+                size_t firstRight, size_t unitColumn) {
+  std::vector<size_t> width(rows[0].size(), 0);
+  for (const auto &row : rows)
+    for (size_t i = 0; i < row.size(); ++i)
+      width[i] = std::max(width[i], row[i].size());
+  for (const auto &row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      bool right = i >= firstRight && i != unitColumn;
+      std::string pad(width[i] - row[i].size(), ' ');
+      line += right ? pad + row[i] : row[i] + pad;
+      if (i + 1 < row.size())
+        line += "  ";
     }
+    while (!line.empty() && line.back() == ' ')
+      line.pop_back();
+    std::printf("%s\n", line.c_str());
   }
-  return out + "\"";
-}
-
-std::string jsonNumber(double v) {
-  if (std::isnan(v) || std::isinf(v))
-    return "null";
-  char text[64];
-  std::snprintf(text, sizeof(text), "%.6g", v);
-  return text;
 }
 
 } // namespace
@@ -104,7 +99,7 @@ void report(std::vector<Result> &results, const std::vector<Runtime> &runtimes,
   // Peaks measured in this run, per backend.
   std::map<std::string, double> bandwidthPeak, flopPeak;
   for (const Result &r : results) {
-    if (r.failed)
+    if (r.failed || r.samples.us.empty())
       continue;
     if (r.kernel == "device_copy")
       bandwidthPeak[r.backend] = std::max(bandwidthPeak[r.backend], r.best());
@@ -112,72 +107,55 @@ void report(std::vector<Result> &results, const std::vector<Runtime> &runtimes,
       flopPeak[r.backend] = std::max(flopPeak[r.backend], r.best());
   }
   for (Result &r : results) {
-    if (r.failed)
+    if (r.failed || r.samples.us.empty())
       continue;
     if (r.unit == "GB/s" && bandwidthPeak.count(r.backend))
       r.percentOfPeak = r.best() / bandwidthPeak[r.backend] * 100;
     if (r.unit == "GFLOP/s" && flopPeak.count(r.backend))
       r.percentOfPeak = r.best() / flopPeak[r.backend] * 100;
-    if (r.isKiln()) {
-      std::string ref = r.backend == "cuda" ? "cuda" : "glsl";
-      if (const Result *other = find(results, r.kernel, ref, r.backend, r.size)) {
-        r.ratio = r.best() / other->best();
-        r.ratioOf = ref;
-      }
-    }
   }
 
+  std::printf("\n");
   for (const Runtime &rt : runtimes) {
     std::printf("%s: %s (%s; %s)\n", rt.backend.c_str(), rt.deviceName.c_str(),
                 rt.deviceDetails.c_str(), rt.deviceDriver.c_str());
     if (const Datasheet *d = datasheetFor(rt.deviceName))
       std::printf("  datasheet, for context only: %s\n", d->what);
   }
-  std::printf("best of %u repetitions after %u warm-up%s; GPU time from %s\n",
-              options.reps, options.warmup, options.warmup == 1 ? "" : "s",
-              "timestamp queries (Vulkan) / CUDA events; launches: host time");
+  std::printf(
+      "up to %u repetitions after %u warm-up%s, Kiln's and the reference's "
+      "interleaved in random order; GPU time from timestamp queries (Vulkan) "
+      "/ CUDA events; launches: host time\n",
+      options.reps, std::max(1u, options.warmup),
+      std::max(1u, options.warmup) == 1 ? "" : "s");
   std::printf("%% peak: of this run's device copy (GB/s) or FMA chain "
-              "(GFLOP/s); ratio: Kiln's best over the reference's\n\n");
+              "(GFLOP/s)\n");
+  std::printf("kiln/ref: Kiln's throughput over the reference's (above 1: "
+              "Kiln is faster); paired: the median over repetition pairs "
+              "(Kiln's k-th with the reference's k-th), best: of the best "
+              "times\n\n");
 
-  const char *header[] = {"kernel", "variant", "backend", "size",  "best",
-                          "median", "unit",    "spread",  "% peak", "ratio"};
-  std::vector<std::vector<std::string>> rows;
-  rows.push_back(std::vector<std::string>(std::begin(header), std::end(header)));
+  std::vector<std::vector<std::string>> rows = {
+      {"kernel", "variant", "backend", "size", "best", "median", "unit",
+       "spread", "% peak", "reps", "kiln/ref paired", "kiln/ref best"}};
   for (const Result &r : results) {
     if (r.failed) {
-      rows.push_back({r.kernel, r.variant, r.backend, r.size, "FAILED", "",
-                      "", "", "", ""});
+      rows.push_back({r.kernel, r.variant, r.backend, r.size, "FAILED", "", "",
+                      "", "", "", "", ""});
       continue;
     }
-    rows.push_back({r.kernel, r.variant, r.backend, r.size, number(r.best()),
-                    number(r.median()), r.unit,
-                    fixed(r.samples.spreadPercent(), 1) + "%",
-                    fixed(r.percentOfPeak, 1),
-                    std::isnan(r.ratio) ? ""
-                                        : fixed(r.ratio, 2) + " vs " + r.ratioOf});
+    std::string of = r.ratioOf.empty() ? "" : " vs " + r.ratioOf;
+    rows.push_back(
+        {r.kernel, r.variant, r.backend, r.size, number(r.best()),
+         number(r.median()), r.unit, fixed(r.samples.spreadPercent(), 1) + "%",
+         fixed(r.percentOfPeak, 1), std::to_string(r.samples.us.size()),
+         std::isnan(r.ratioPaired) ? "" : fixed(r.ratioPaired, 2) + of,
+         std::isnan(r.ratioBest) ? "" : fixed(r.ratioBest, 2)});
   }
-  std::vector<size_t> width(rows[0].size(), 0);
-  for (const auto &row : rows)
-    for (size_t i = 0; i < row.size(); ++i)
-      width[i] = std::max(width[i], row[i].size());
-  for (const auto &row : rows) {
-    std::string line;
-    for (size_t i = 0; i < row.size(); ++i) {
-      bool right = i >= 4 && i != 6;
-      std::string cell = row[i];
-      std::string pad(width[i] - cell.size(), ' ');
-      line += right ? pad + cell : cell + pad;
-      if (i + 1 < row.size())
-        line += "  ";
-    }
-    while (!line.empty() && line.back() == ' ')
-      line.pop_back();
-    std::printf("%s\n", line.c_str());
-  }
+  printTable(rows, 4, 6);
   for (const Result &r : results)
     if (r.failed)
-      std::printf("FAILED %s %s: %s\n", r.name().c_str(), r.size.c_str(),
-                  r.error.c_str());
+      std::printf("FAILED %s: %s\n", r.name().c_str(), r.error.c_str());
 
   // The goals, checked against this run.
   std::vector<std::string> goals;
@@ -190,9 +168,10 @@ void report(std::vector<Result> &results, const std::vector<Runtime> &runtimes,
                     (value >= target ? "met" : "MISSED"));
   };
   for (const Result &r : results)
-    if (r.isKiln() && !std::isnan(r.ratio) && r.kernel.rfind("stream_", 0) == 0)
-      goal(r.kernel + " kiln/" + r.ratioOf + " on " + r.backend, r.ratio, 0.95,
-           false);
+    if (r.isKiln() && !std::isnan(r.ratioPaired))
+      goal(r.kernel + " " + r.size + " kiln/" + r.ratioOf + " on " + r.backend +
+               " (paired)",
+           r.ratioPaired, kRatioGoal, false);
   for (const std::string &backend : {std::string("vulkan"), std::string("cuda")}) {
     if (!bandwidthPeak.count(backend))
       continue;
@@ -204,228 +183,148 @@ void report(std::vector<Result> &results, const std::vector<Runtime> &runtimes,
              triad->best() / bandwidthPeak[backend], 0.9, true);
   }
   for (const Result &r : results)
-    if (r.isKiln() && r.backend == "vulkan" && r.kernel.rfind("stream_", 0) == 0)
+    if (r.isKiln() && r.backend == "vulkan" && !r.failed &&
+        r.kernel.rfind("stream_", 0) == 0)
       if (const Result *cuda = find(results, r.kernel, "kiln", "cuda", r.size))
-        goal(r.kernel + " kiln vulkan/cuda", r.best() / cuda->best(), 0.95,
-             false);
+        goal(r.kernel + " kiln vulkan/cuda (best)", r.best() / cuda->best(),
+             kRatioGoal, false);
   for (const Result &r : results)
-    if (r.isKiln() && r.kernel == "sgemm_register")
+    if (r.isKiln() && !r.failed && r.kernel == "sgemm_register")
       if (const Result *blas = find(results, "sgemm", "cublas", r.backend, r.size))
-        goal("sgemm_register " + r.size + " kiln/cublas", r.best() / blas->best(),
-             0.7, false);
+        goal("sgemm_register " + r.size + " kiln/cublas (best)",
+             r.best() / blas->best(), 0.7, false);
   if (!goals.empty()) {
-    std::printf("\ngoals (best times):\n");
+    std::printf("\ngoals:\n");
     for (const std::string &g : goals)
       std::printf("  %s\n", g.c_str());
   }
 }
 
-bool writeJSON(const std::string &path, const std::vector<Result> &results,
-               const std::vector<Runtime> &runtimes, const Options &options,
-               std::string &error) {
-  std::ofstream out(path);
-  if (!out) {
-    error = "cannot write '" + path + "'";
-    return false;
-  }
-  char host[256] = "";
-  gethostname(host, sizeof(host) - 1);
-  std::time_t now = std::time(nullptr);
-  char date[64];
-  std::strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", std::localtime(&now));
-  out << "{\n  \"context\": {\n"
-      << "    \"date\": " << jsonString(date) << ",\n"
-      << "    \"host_name\": " << jsonString(host) << ",\n"
-      << "    \"executable\": \"kiln-bench\",\n"
-      << "    \"num_cpus\": " << std::thread::hardware_concurrency() << ",\n"
-      << "    \"mhz_per_cpu\": 0,\n"
-      << "    \"cpu_scaling_enabled\": false,\n"
-      << "    \"caches\": [],\n"
-      << "    \"library_build_type\": \"release\",\n"
-      << "    \"kiln_repetitions\": " << options.reps << ",\n"
-      << "    \"kiln_warmup\": " << options.warmup << ",\n"
-      << "    \"kiln_devices\": [";
-  for (size_t i = 0; i < runtimes.size(); ++i) {
-    const Runtime &rt = runtimes[i];
-    out << (i ? "," : "") << "\n      {\"backend\": " << jsonString(rt.backend)
-        << ", \"device\": " << jsonString(rt.deviceName)
-        << ", \"driver\": " << jsonString(rt.deviceDriver)
-        << ", \"details\": " << jsonString(rt.deviceDetails) << "}";
-  }
-  out << "\n    ]\n  },\n  \"benchmarks\": [";
-  for (size_t i = 0; i < results.size(); ++i) {
-    const Result &r = results[i];
-    std::string name = r.name() + "/" + r.size;
-    out << (i ? "," : "") << "\n    {\n"
-        << "      \"name\": " << jsonString(name) << ",\n"
-        << "      \"family_index\": " << i << ",\n"
-        << "      \"per_family_instance_index\": 0,\n"
-        << "      \"run_name\": " << jsonString(name) << ",\n"
-        << "      \"run_type\": \"iteration\",\n"
-        << "      \"repetitions\": 1,\n"
-        << "      \"repetition_index\": 0,\n"
-        << "      \"threads\": 1,\n";
-    if (r.failed) {
-      out << "      \"error_occurred\": true,\n"
-          << "      \"error_message\": " << jsonString(r.error) << ",\n"
-          << "      \"iterations\": 0,\n"
-          << "      \"real_time\": 0,\n      \"cpu_time\": 0,\n"
-          << "      \"time_unit\": \"us\"\n    }";
-      continue;
-    }
-    double best = r.samples.best();
-    double perSecond = r.work / (best * 1e-6);
-    out << "      \"iterations\": " << r.samples.us.size() << ",\n"
-        << "      \"real_time\": " << jsonNumber(best) << ",\n"
-        << "      \"cpu_time\": " << jsonNumber(best) << ",\n"
-        << "      \"time_unit\": \"us\",\n";
-    if (r.unit == "GB/s")
-      out << "      \"bytes_per_second\": " << jsonNumber(perSecond) << ",\n";
-    else
-      out << "      \"items_per_second\": " << jsonNumber(perSecond) << ",\n";
-    out << "      \"median_time_us\": " << jsonNumber(r.samples.median())
-        << ",\n"
-        << "      \"spread_percent\": "
-        << jsonNumber(r.samples.spreadPercent()) << ",\n"
-        << "      \"throughput\": " << jsonNumber(r.best()) << ",\n"
-        << "      \"throughput_unit\": " << jsonString(r.unit) << ",\n"
-        << "      \"percent_of_peak\": " << jsonNumber(r.percentOfPeak)
-        << ",\n"
-        << "      \"ratio\": " << jsonNumber(r.ratio) << ",\n"
-        << "      \"label\": "
-        << jsonString(r.ratioOf.empty() ? "" : "ratio vs " + r.ratioOf)
-        << "\n    }";
-  }
-  out << "\n  ]\n}\n";
-  out.close();
-  if (!out) {
-    error = "cannot write '" + path + "'";
-    return false;
-  }
-  return true;
-}
+//===----------------------------------------------------------------------===//
+// The plot
+//===----------------------------------------------------------------------===//
 
-bool writeCSV(const std::string &path, const std::vector<Result> &results,
-              std::string &error) {
-  std::ofstream out(path);
-  if (!out) {
-    error = "cannot write '" + path + "'";
-    return false;
-  }
-  out << "kernel,variant,backend,size,unit,best,median,best_us,median_us,"
-         "spread_percent,percent_of_peak,ratio,ratio_of,repetitions,error\n";
-  for (const Result &r : results) {
-    out << r.kernel << "," << r.variant << "," << r.backend << "," << r.size
-        << "," << r.unit << ",";
-    if (r.failed) {
-      std::string e = r.error;
-      std::replace(e.begin(), e.end(), '"', '\'');
-      out << ",,,,,,,,0,\"" << e << "\"\n";
-      continue;
-    }
-    out << jsonNumber(r.best()) << "," << jsonNumber(r.median()) << ","
-        << jsonNumber(r.samples.best()) << "," << jsonNumber(r.samples.median())
-        << "," << jsonNumber(r.samples.spreadPercent()) << ","
-        << (std::isnan(r.percentOfPeak) ? "" : jsonNumber(r.percentOfPeak))
-        << "," << (std::isnan(r.ratio) ? "" : jsonNumber(r.ratio)) << ","
-        << r.ratioOf << "," << r.samples.us.size() << ",\n";
-  }
-  out.close();
-  if (!out) {
-    error = "cannot write '" + path + "'";
-    return false;
-  }
-  return true;
-}
+namespace {
 
-static bool haveProgram(const std::string &command) {
-  return std::system((command + " >/dev/null 2>&1").c_str()) == 0;
-}
-
-bool writePlot(const std::string &path, const std::vector<Result> &results,
-               std::string &error) {
-  std::string extension = path.substr(path.find_last_of('.') + 1);
-  if (path.find('.') == std::string::npos ||
-      (extension != "svg" && extension != "png")) {
-    error = "--plot wants a FILE.svg or FILE.png, not '" + path + "'";
-    return false;
-  }
-  // One group per kernel and size, one bar per variant and backend.
+/// One panel: bars per group (kernel and size) and series.
+struct Panel {
+  std::string title, ylabel;
   std::vector<std::string> groups, series;
   std::map<std::pair<std::string, std::string>, double> value;
-  for (const Result &r : results) {
-    if (r.failed)
-      continue;
-    std::string group = r.kernel + " " + r.size + " (" + r.unit + ")";
-    std::string bar = r.variant + " " + r.backend;
+  bool ratios = false;
+
+  void add(const std::string &group, const std::string &bar, double v) {
     if (std::find(groups.begin(), groups.end(), group) == groups.end())
       groups.push_back(group);
     if (std::find(series.begin(), series.end(), bar) == series.end())
       series.push_back(bar);
-    value[{group, bar}] = r.best();
+    value[{group, bar}] = v;
   }
-  if (groups.empty()) {
+};
+
+std::string plotNumber(double v) {
+  char text[64];
+  std::snprintf(text, sizeof(text), "%.6g", v);
+  return text;
+}
+
+} // namespace
+
+bool writePlot(const std::string &path, const std::vector<Result> &results,
+               std::string &error) {
+  size_t dot = path.find_last_of('.');
+  std::string extension = dot == std::string::npos ? "" : path.substr(dot + 1);
+  if (extension != "svg" && extension != "png") {
+    error = "--plot wants a FILE.svg or FILE.png, not '" + path + "'";
+    return false;
+  }
+  // A panel per unit, in the order the units first appear, then the ratios.
+  std::vector<Panel> panels;
+  Panel ratios;
+  ratios.title = "Kiln / reference throughput (median of paired "
+                 "repetitions; above 1: Kiln is faster)";
+  ratios.ylabel = "kiln / reference";
+  ratios.ratios = true;
+  for (const Result &r : results) {
+    if (r.failed || r.samples.us.empty())
+      continue;
+    auto panel =
+        std::find_if(panels.begin(), panels.end(),
+                     [&](const Panel &p) { return p.ylabel == r.unit; });
+    if (panel == panels.end()) {
+      panels.push_back(Panel());
+      panel = panels.end() - 1;
+      panel->ylabel = r.unit;
+      panel->title = "best throughput (" + r.unit + ")";
+    }
+    std::string group = r.kernel + " " + r.size;
+    panel->add(group, r.variant + " " + r.backend, r.best());
+    if (!std::isnan(r.ratioPaired))
+      ratios.add(group, r.backend + " vs " + r.ratioOf, r.ratioPaired);
+  }
+  if (panels.empty()) {
     error = "no results to plot";
     return false;
   }
-  std::string data = path + ".dat";
-  {
-    std::ofstream out(data);
-    out << "group";
-    for (const std::string &s : series)
-      out << "\t\"" << s << "\"";
-    out << "\n";
-    for (const std::string &g : groups) {
-      out << "\"" << g << "\"";
-      for (const std::string &s : series) {
-        auto it = value.find({g, s});
-        out << "\t" << (it == value.end() ? "-" : jsonNumber(it->second));
-      }
-      out << "\n";
-    }
-  }
-  double width = std::max(800.0, 60.0 * groups.size() * (series.size() + 1) / 2);
-  std::string script = path + ".script";
-  std::string command;
-  if (haveProgram("gnuplot --version")) {
-    std::ofstream out(script);
-    out << "set terminal " << (extension == "svg" ? "svg" : "pngcairo")
-        << " size " << int(width) << ",600 noenhanced\n"
-        << "set output '" << path << "'\n"
-        << "set title 'kiln-bench: best throughput per kernel (log scale)'\n"
-        << "set style data histogram\nset style histogram clustered gap 1\n"
-        << "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
-        << "set datafile missing '-'\nset logscale y\nset grid ytics\n"
-        << "set xtics rotate by -35 scale 0\nset key inside top left vertical opaque\n"
-        << "set bmargin 12\n"
-        << "plot for [i=2:" << series.size() + 1 << "] '" << data
-        << "' using i:xtic(1) title columnheader(i)\n";
-    command = "gnuplot '" + script + "'";
-  } else if (haveProgram("python3 -c 'import matplotlib'")) {
-    std::ofstream out(script);
-    out << "import csv, matplotlib\nmatplotlib.use('Agg')\n"
-        << "import matplotlib.pyplot as plt\n"
-        << "rows = [r for r in csv.reader(open('" << data
-        << "'), delimiter='\\t')]\n"
-        << "series = [s.strip('\"') for s in rows[0][1:]]\n"
-        << "groups = [r[0].strip('\"') for r in rows[1:]]\n"
-        << "fig, ax = plt.subplots(figsize=(" << width / 100 << ", 6))\n"
-        << "w = 0.8 / len(series)\n"
-        << "for k, s in enumerate(series):\n"
-        << "    xs = [i + k * w for i, r in enumerate(rows[1:]) if r[k + 1] != '-']\n"
-        << "    ys = [float(r[k + 1]) for r in rows[1:] if r[k + 1] != '-']\n"
-        << "    ax.bar(xs, ys, w, label=s)\n"
-        << "ax.set_yscale('log')\nax.set_xticks([i + 0.4 - w / 2 for i in "
-           "range(len(groups))])\n"
-        << "ax.set_xticklabels(groups, rotation=35, ha='right')\n"
-        << "ax.set_title('kiln-bench: best throughput per kernel (log scale)')\n"
-        << "ax.legend()\nfig.tight_layout()\nfig.savefig('" << path << "')\n";
-    command = "python3 '" + script + "'";
-  } else {
-    error = "--plot needs gnuplot or python3-matplotlib (apt-get install "
-            "gnuplot-nox)";
+  if (!ratios.groups.empty())
+    panels.push_back(ratios);
+  if (std::system("gnuplot --version >/dev/null 2>&1") != 0) {
+    error = "--plot needs gnuplot (apt-get install gnuplot-nox)";
     return false;
   }
+
+  std::string data = path + ".dat", script = path + ".gp";
+  size_t widest = 0;
+  {
+    std::ofstream out(data);
+    for (const Panel &p : panels) {
+      out << "group";
+      for (const std::string &s : p.series)
+        out << "\t\"" << s << "\"";
+      out << "\n";
+      for (const std::string &g : p.groups) {
+        out << "\"" << g << "\"";
+        for (const std::string &s : p.series) {
+          auto it = p.value.find({g, s});
+          out << "\t" << (it == p.value.end() ? "-" : plotNumber(it->second));
+        }
+        out << "\n";
+      }
+      out << "\n\n";
+      widest = std::max(widest, p.groups.size() * (p.series.size() + 1));
+    }
+  }
+  int width = int(std::max<size_t>(900, 28 * widest + 200));
+  int height = int(380 * panels.size());
+  {
+    std::ofstream out(script);
+    out << "set terminal " << (extension == "svg" ? "svg" : "pngcairo")
+        << " size " << width << "," << height << " noenhanced\n"
+        << "set output '" << path << "'\n"
+        << "set datafile missing '-'\n"
+        << "set style data histogram\nset style histogram clustered gap 1\n"
+        << "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
+        << "set grid ytics\nset key outside right top vertical\n"
+        << "set xtics rotate by 30 right scale 0\n"
+        << "set lmargin 12\nset rmargin 28\nset bmargin 7\n"
+        << "set multiplot layout " << panels.size() << ",1 title "
+        << "'kiln-bench'\n";
+    for (size_t i = 0; i < panels.size(); ++i) {
+      const Panel &p = panels[i];
+      out << "set title '" << p.title << "'\n"
+          << "set ylabel '" << p.ylabel << "'\n"
+          << "set yrange [0:*]\n"
+          << "plot for [c=2:" << p.series.size() + 1 << "] '" << data
+          << "' index " << i << " using c:xtic(1) title columnheader(c)";
+      if (p.ratios)
+        out << ", " << kRatioGoal
+            << " with lines lw 2 dt 2 lc rgb 'red' title 'goal " << kRatioGoal
+            << "', 1 with lines lc rgb 'gray' notitle";
+      out << "\n";
+    }
+    out << "unset multiplot\n";
+  }
+  std::string command = "gnuplot '" + script + "'";
   int status = std::system(command.c_str());
   std::remove(script.c_str());
   std::remove(data.c_str());

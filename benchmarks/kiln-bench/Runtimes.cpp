@@ -171,6 +171,7 @@ bool openRuntime(const std::string &backend, Runtime &rt, std::string &why) {
     rt.float64 = d.float64;
     rt.subgroupArithmetic = d.subgroupArithmetic;
     rt.isCPU = d.isCPU;
+    rt.maxBufferBytes = d.maxStorageBufferRange;
     if (rt.isCPU)
       rt.lastLevelCacheBytes = cpuLastLevelCache();
   } else {

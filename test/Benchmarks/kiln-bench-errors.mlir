@@ -9,12 +9,22 @@
 // RUN: not %kiln_obj_root/bin/kiln-bench --size=0 2>&1 | FileCheck %s --check-prefix=SIZE
 // SIZE: kiln-bench: --size='0' must be a count of elements from 1 to 2^31-1
 // RUN: not %kiln_obj_root/bin/kiln-bench --filter='(' 2>&1 | FileCheck %s --check-prefix=REGEX
+// RUN: not %kiln_obj_root/bin/kiln-bench --filter='-(' 2>&1 | FileCheck %s --check-prefix=REGEX2
+// REGEX2: kiln-bench: --filter='-(' is not a regular expression
 // REGEX: kiln-bench: --filter='(' is not a regular expression
 // RUN: not %kiln_obj_root/bin/kiln-bench --plot=out.pdf 2>&1 | FileCheck %s --check-prefix=PLOT
 // PLOT: kiln-bench: --plot='out.pdf' must name a .svg or .png file
 // RUN: not %kiln_obj_root/bin/kiln-bench --frobnicate 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: kiln-bench: unknown option '--frobnicate'
 // UNKNOWN: usage: kiln-bench [options]
+// Google Benchmark's own options go to it, and it refuses those it does not
+// know; kiln-bench writes the output files itself.
+// RUN: not %kiln_obj_root/bin/kiln-bench --backend=vulkan --benchmark_frobnicate=1 2>&1 | FileCheck %s --check-prefix=GBUNKNOWN
+// GBUNKNOWN: error: unrecognized command-line flag: --benchmark_frobnicate=1
+// RUN: not %kiln_obj_root/bin/kiln-bench --benchmark_out_format=xml 2>&1 | FileCheck %s --check-prefix=FORMAT
+// FORMAT: kiln-bench: --benchmark_out_format='xml' must be json or csv
+// RUN: not %kiln_obj_root/bin/kiln-bench --backend=vulkan --smoke --json=%t.nodir/out.json 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: kiln-bench: cannot write '{{.*}}nodir/out.json'
 // RUN: not env KILN_CUDA_DRIVER=%fake_cuda_driver %kiln_obj_root/bin/kiln-bench --backend=cuda --smoke --filter=nothing-matches 2>&1 | FileCheck %s --check-prefix=NOMATCH
 // NOMATCH: kiln-bench: no benchmark matches --filter='nothing-matches'
 // The exit status of a usage error is 2.

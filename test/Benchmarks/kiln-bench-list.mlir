@@ -14,3 +14,9 @@
 // FILTER: sgemm_naive/kiln/cuda
 // FILTER: sgemm/cublas/cuda
 // FILTER-NOT: stream
+// Google Benchmark's names for the list and the filter work too, and a
+// leading '-' excludes.
+// RUN: %kiln_obj_root/bin/kiln-bench --benchmark_list_tests --benchmark_filter=-vulkan | FileCheck %s --check-prefix=EXCLUDE
+// EXCLUDE-NOT: vulkan
+// EXCLUDE: device_copy/cuMemcpyDtoD/cuda
+// EXCLUDE: sgemm/cublas/cuda

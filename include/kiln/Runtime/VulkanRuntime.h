@@ -122,6 +122,8 @@ typedef struct KilnVulkanDeviceInfo {
   uint32_t maxWorkgroupInvocations;
   uint32_t maxSharedMemoryBytes;
   uint64_t deviceLocalBytes; ///< Sum of the device-local heaps.
+  /// The most bytes a storage-buffer descriptor reaches.
+  uint64_t maxStorageBufferRange;
 } KilnVulkanDeviceInfo;
 /// Fills `info` for the device the runtime uses (KILN_VULKAN_DEVICE or the
 /// default order) without creating a logical device. Returns 0.

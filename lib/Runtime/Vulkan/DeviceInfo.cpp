@@ -328,5 +328,6 @@ Status Context::deviceInfo(KilnVulkanDeviceInfo &result) {
   info->maxWorkgroupInvocations = q.props.limits.maxComputeWorkGroupInvocations;
   info->maxSharedMemoryBytes = q.props.limits.maxComputeSharedMemorySize;
   info->deviceLocalBytes = deviceLocalBytes(q.memory);
+  info->maxStorageBufferRange = q.props.limits.maxStorageBufferRange;
   return Status::success();
 }

@@ -1,11 +1,12 @@
-//===- Benchmarks.cpp - kiln-bench's kernels, references and checks -------===//
+//===- Families.cpp - kiln-bench's kernels, references and checks ---------===//
 //
-// Every family below runs the Kiln kernel (benchmarks/kernels/*.mlir) and
-// the hand-written reference of the backend (GLSL on Vulkan, CUDA C++ and
-// cuBLAS on CUDA) on the same device buffers, times each repetition on the
-// GPU (timestamp queries / CUDA events, through the runtime's timing
-// callback), and checks the result against a CPU reference before it is
-// reported: a wrong result is a failure, never a number.
+// Every family below describes the Kiln kernel (benchmarks/kernels/*.mlir)
+// and the hand-written reference of the backend (GLSL on Vulkan, CUDA C++
+// and cuBLAS on CUDA) on the same device buffers as cases: a check of the
+// result against a CPU reference, which the runner makes before any timing
+// (a wrong result is a failure, never a number), and one repetition timed
+// on the GPU (timestamp queries / CUDA events, through the runtime's timing
+// callback).
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,46 +74,6 @@ void Launch::pack(ABI abi, const std::vector<Arg> &args) {
   }
 }
 
-double Samples::best() const {
-  return us.empty() ? NAN : *std::min_element(us.begin(), us.end());
-}
-
-double Samples::median() const {
-  if (us.empty())
-    return NAN;
-  std::vector<double> v = us;
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-double Samples::spreadPercent() const {
-  if (us.size() < 2)
-    return 0;
-  auto [lo, hi] = std::minmax_element(us.begin(), us.end());
-  return (*hi - *lo) / median() * 100;
-}
-
-/// Work per microsecond in the unit's scale: bytes -> GB/s, flops ->
-/// GFLOP/s (both 1e3 per microsecond), launches -> thousands per second.
-static double rate(const Result &r, double us) {
-  if (r.unit == "klaunch/s")
-    return r.work / us * 1e3;
-  return r.work / us / 1e3;
-}
-double Result::best() const { return rate(*this, samples.best()); }
-double Result::median() const { return rate(*this, samples.median()); }
-
-static auto startTime = std::chrono::steady_clock::now();
-
-void progress(const std::string &what) {
-  double elapsed = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - startTime)
-                       .count();
-  if (elapsed > 3)
-    std::fprintf(stderr, "kiln-bench: [%.0f s] %s\n", elapsed, what.c_str());
-}
-
 //===----------------------------------------------------------------------===//
 // A backend session: modules, buffers, timing
 //===----------------------------------------------------------------------===//
@@ -134,13 +95,11 @@ template <typename T> std::vector<T> randomArray(size_t n, uint64_t seed) {
   return v;
 }
 
-/// A runtime call that returned an error: the benchmark family stops there,
-/// and runBenchmarks records why.
-struct RuntimeFailure : std::runtime_error {
-  explicit RuntimeFailure(const kiln::rt::Status &error)
-      : std::runtime_error(error.message()), kind(error.kind()) {}
-  kiln::rt::ErrorKind kind;
-};
+/// Pseudo-random values shared by a family's cases.
+template <typename T>
+std::shared_ptr<const std::vector<T>> sharedRandom(size_t n, uint64_t seed) {
+  return std::make_shared<const std::vector<T>>(randomArray<T>(n, seed));
+}
 
 void need(const kiln::rt::Status &status) {
   if (status)
@@ -157,10 +116,10 @@ void collectTime(void *user, const char *, double us) {
   static_cast<std::vector<double> *>(user)->push_back(us);
 }
 
+/// A backend's modules, buffers and stream for the whole run.
 class Session {
 public:
-  Session(Runtime &rt, const Options &options, std::vector<Result> &results)
-      : rt(rt), options(options), results(results), filter(options.filter) {
+  Session(Runtime &rt, const Options &options) : rt(rt), options(options) {
     stream = need(rt.api->createStream());
     timing(true);
   }
@@ -168,7 +127,7 @@ public:
     // After a failure (a lost device, say) these may fail too; the run
     // already reports the first error.
     (void)rt.api->setTimingCallback(nullptr, nullptr);
-    for (Buffer *b : buffers)
+    for (const std::unique_ptr<Buffer> &b : buffers)
       (void)rt.api->free(b->device);
     for (auto &m : modules)
       if (m.second)
@@ -178,24 +137,24 @@ public:
 
   Runtime &rt;
   const Options &options;
-  std::vector<Result> &results;
-  const std::regex filter; ///< --filter, checked valid by main
   void *stream = nullptr;
   bool cuda() const { return rt.backend == "cuda"; }
   /// The backend's hand-written reference.
   const char *reference() const { return cuda() ? "cuda" : "glsl"; }
 
-  bool wanted(const std::string &kernel, const std::string &variant) const {
-    return options.filter.empty() ||
-           std::regex_search(kernel + "/" + variant + "/" + rt.backend, filter);
+  bool wanted(const std::string &kernel, const std::string &variant,
+              const std::string &size) const {
+    return matchesFilter(options.filter, kernel + "/" + variant + "/" +
+                                             rt.backend + "/" + size);
   }
   /// Kiln and the backend's hand-written reference.
   std::vector<std::string> variants() const { return {"kiln", reference()}; }
   /// Whether any of those variants of any of `kernels` is wanted.
-  bool wantedAny(const std::vector<std::string> &kernels) const {
+  bool wantedAny(const std::vector<std::string> &kernels,
+                 const std::string &size) const {
     for (const std::string &k : kernels)
       for (const std::string &v : variants())
-        if (wanted(k, v))
+        if (wanted(k, v, size))
           return true;
     return false;
   }
@@ -229,8 +188,7 @@ public:
     void *fn;
     if (variant == "kiln") {
       abi = ABI::Kiln;
-      fn = function("kiln-" + rt.backend + "/" + kilnModule, kilnFunction,
-                    why);
+      fn = function("kiln-" + rt.backend + "/" + kilnModule, kilnFunction, why);
     } else if (cuda()) {
       abi = ABI::CUDA;
       fn = function("cuda/" + cudaModule, cudaFunction, why);
@@ -244,13 +202,12 @@ public:
   }
 
   Buffer &buffer(size_t bytes, std::vector<int64_t> shape) {
-    auto *b = new Buffer;
-    owned.emplace_back(b);
+    auto b = std::make_unique<Buffer>();
     b->bytes = bytes;
     b->shape = std::move(shape);
     b->device = need(rt.api->allocate(bytes, false));
-    buffers.push_back(b);
-    return *b;
+    buffers.push_back(std::move(b));
+    return *buffers.back();
   }
   void upload(Buffer &b, const void *host) {
     need(rt.api->copy(b.device, host, b.bytes, nullptr));
@@ -265,31 +222,14 @@ public:
     return b;
   }
 
-  /// Runs `launch` warm-up + timed repetitions; GPU microseconds each.
-  Samples time(Launch &launch) {
-    Samples s;
-    for (unsigned i = 0; i < options.warmup; ++i)
-      once(launch);
-    auto start = std::chrono::steady_clock::now();
-    for (unsigned i = 0; i < options.reps; ++i) {
-      s.us.push_back(once(launch));
-      double elapsed = std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - start)
-                           .count();
-      if (elapsed > options.maxSeconds && s.us.size() >= 3)
-        break;
-    }
-    return s;
-  }
-
   /// One launch, waited for: the GPU time when the device has
   /// timestamps, else the host's.
-  double once(Launch &l) {
+  double once(const Launch &l) {
     times.clear();
     auto start = std::chrono::steady_clock::now();
     need(rt.api->launch(l.function, {l.grid[0], l.grid[1], l.grid[2]},
                         {l.block[0], l.block[1], l.block[2]}, 0, stream,
-                        l.params.data(), l.params.size()));
+                        const_cast<void **>(l.params.data()), l.params.size()));
     need(rt.api->synchronize(stream));
     double host = std::chrono::duration<double, std::micro>(
                       std::chrono::steady_clock::now() - start)
@@ -303,15 +243,7 @@ public:
                                    on ? &times : nullptr));
   }
 
-  Result &add(Result r) {
-    r.backend = rt.backend;
-    progress(r.name() + " " + r.size);
-    results.push_back(std::move(r));
-    return results.back();
-  }
-
-  /// Records a variant that could not run (`why`), as a failure only when
-  /// it was built but failed.
+  /// Notes a variant that cannot run (`why`).
   void skip(const std::string &kernel, const std::string &variant,
             const std::string &why) {
     std::fprintf(stderr, "kiln-bench: %s/%s/%s skipped: %s\n", kernel.c_str(),
@@ -320,16 +252,15 @@ public:
 
 private:
   std::map<std::string, void *> modules;
-  std::vector<Buffer *> buffers;
-  std::vector<std::unique_ptr<Buffer>> owned;
+  std::vector<std::unique_ptr<Buffer>> buffers;
   std::vector<double> times;
 };
 
-/// Compares `got` to `want` elementwise with a relative tolerance; on a
-/// mismatch describes the first one and counts them.
+/// Compares `got` to `want` elementwise with a relative tolerance: "" when
+/// they agree, else the first mismatch and how many there are.
 template <typename T, typename F>
-bool compare(const std::vector<T> &got, F want, double tolerance,
-             std::string &error, const std::vector<size_t> *indices = nullptr) {
+std::string compare(const std::vector<T> &got, F want, double tolerance,
+                    const std::vector<size_t> *indices = nullptr) {
   size_t bad = 0, first = 0;
   double firstWant = 0;
   size_t count = indices ? indices->size() : got.size();
@@ -345,46 +276,70 @@ bool compare(const std::vector<T> &got, F want, double tolerance,
     }
   }
   if (!bad)
-    return true;
+    return "";
   std::ostringstream os;
   os.precision(9);
   os << "wrong result: element " << first << " is " << double(got[first])
      << ", expected " << firstWant << " (" << bad << " of " << count
      << " checked elements differ)";
-  error = os.str();
-  return false;
+  return os.str();
 }
 
-bool checkSum(double got, double want, double tolerance, std::string &error) {
+std::string checkSum(double got, double want, double tolerance) {
   if (std::fabs(got - want) <= tolerance * std::fabs(want))
-    return true;
+    return "";
   std::ostringstream os;
   os.precision(12);
   os << "wrong result: sum is " << got << ", expected " << want;
-  error = os.str();
-  return false;
+  return os.str();
 }
 
-/// A row before it is measured.
-Result row(const std::string &kernel, const std::string &variant,
-           const std::string &size, const char *unit, double work) {
-  Result r;
-  r.kernel = kernel;
-  r.variant = variant;
-  r.size = size;
-  r.unit = unit;
-  r.work = work;
-  return r;
+/// Fills `b` with zeros: a check's fresh output.
+std::function<void()> zeroes(Session &s, Buffer &b) {
+  return [&s, &b] {
+    std::vector<uint8_t> zero(b.bytes, 0);
+    s.upload(b, zero.data());
+  };
 }
 
-/// Records a measured variant after its check.
-void finish(Session &s, Result r, bool ok, const std::string &error) {
-  if (!ok) {
-    r.failed = true;
-    r.error = error;
-    r.samples.us.clear();
-  }
-  s.add(std::move(r));
+/// Compares the floats of `b` at the indices `checked` with `want`
+/// (relative 1e-4).
+std::function<std::string()>
+sampledFloats(Session &s, const Buffer &b,
+              std::shared_ptr<const std::vector<size_t>> checked,
+              std::shared_ptr<const std::map<size_t, double>> want) {
+  return [&s, &b, checked, want] {
+    std::vector<float> got(b.bytes / 4);
+    s.download(b, got.data());
+    return compare(
+        got, [&](size_t i) { return want->at(i); }, 1e-4, checked.get());
+  };
+}
+
+/// A case before its check and repetition are given.
+Case row(const std::string &kernel, const std::string &variant,
+         const std::string &size, const char *unit, double work) {
+  Case c;
+  c.kernel = kernel;
+  c.variant = variant;
+  c.size = size;
+  c.unit = unit;
+  c.work = work;
+  return c;
+}
+
+/// A launch's case: `prepare` sets up its inputs, `verify` compares what it
+/// left with the CPU's result.
+Case launchCase(Session &s, Case c, std::shared_ptr<Launch> l,
+                std::function<void()> prepare,
+                std::function<std::string()> verify) {
+  c.check = [&s, l, prepare, verify] {
+    prepare();
+    s.once(*l);
+    return verify();
+  };
+  c.repeat = [&s, l] { return s.once(*l); };
+  return c;
 }
 
 /// Grid for `groups` workgroups numbered y * grid_dim.x + x.
@@ -400,69 +355,79 @@ constexpr unsigned kReduceGroups = 1024;
 // Device copy: the measured bandwidth peak
 //===----------------------------------------------------------------------===//
 
-void deviceCopy(Session &s, uint64_t n) {
+void deviceCopy(Session &s, uint64_t n, std::vector<Group> &groups) {
   const char *variant = s.cuda() ? "cuMemcpyDtoD" : "vkCmdCopyBuffer";
-  if (!s.wanted("device_copy", variant))
+  std::string size = std::to_string(n);
+  if (!s.wanted("device_copy", variant, size))
     return;
-  std::vector<float> host = randomArray<float>(n, 1);
+  auto host = sharedRandom<float>(n, 1);
   Buffer &a = s.buffer(n * 4, {int64_t(n)});
   Buffer &c = s.buffer(n * 4, {int64_t(n)});
-  s.upload(a, host.data());
-  Result r = row("device_copy", variant, std::to_string(n), "GB/s",
-                 2.0 * n * 4);
-  for (unsigned i = 0; i < s.options.warmup; ++i)
-    need(s.rt.api->deviceCopy(c.device, a.device, n * 4));
-  for (unsigned i = 0; i < s.options.reps; ++i) {
+  s.upload(a, host->data());
+  Case copy = row("device_copy", variant, size, "GB/s", 2.0 * n * 4);
+  auto once = [&s, &a, &c, n, variant] {
     double us = need(s.rt.api->deviceCopy(c.device, a.device, n * 4));
-    if (us <= 0) {
-      s.skip("device_copy", variant, "the device has no timestamps");
-      return;
-    }
-    r.samples.us.push_back(us);
-  }
-  std::vector<float> got(n);
-  s.download(c, got.data());
-  std::string error;
-  bool ok = compare(got, [&](size_t i) { return double(host[i]); }, 0, error);
-  finish(s, std::move(r), ok, error);
+    if (us <= 0)
+      throw std::runtime_error(std::string(variant) +
+                               ": the device has no timestamps");
+    return us;
+  };
+  copy.check = [&s, &c, host, once, n] {
+    once();
+    std::vector<float> got(n);
+    s.download(c, got.data());
+    return compare(
+        got, [&](size_t i) { return double((*host)[i]); }, 0);
+  };
+  copy.repeat = once;
+  groups.push_back({{copy}});
 }
 
 //===----------------------------------------------------------------------===//
 // Stream: copy, mul, add, triad, dot
 //===----------------------------------------------------------------------===//
 
-template <typename T> void stream(Session &s, uint64_t n, const char *type) {
+template <typename T>
+void stream(Session &s, uint64_t n, const char *type,
+            std::vector<Group> &groups) {
   static const char *const kernels[] = {"copy", "mul", "add", "triad", "dot"};
+  std::string size = std::to_string(n);
   std::vector<std::string> names;
   for (const char *k : kernels)
     names.push_back(std::string("stream_") + k + "_" + type);
-  if (!s.wantedAny(names))
+  if (!s.wantedAny(names, size))
     return;
   if (sizeof(T) == 8 && !s.rt.float64) {
     s.skip(std::string("stream_*_") + type, "*",
            "the device has no 64-bit floats");
     return;
   }
-  std::vector<T> ha = randomArray<T>(n, 11), hb = randomArray<T>(n, 12),
-                 hc = randomArray<T>(n, 13);
+  auto ha = sharedRandom<T>(n, 11), hb = sharedRandom<T>(n, 12),
+       hc = sharedRandom<T>(n, 13);
   Buffer &a = s.buffer(n * sizeof(T), {int64_t(n)});
   Buffer &b = s.buffer(n * sizeof(T), {int64_t(n)});
   Buffer &c = s.buffer(n * sizeof(T), {int64_t(n)});
   Buffer &sum = s.buffer(kReduceGroups * sizeof(T), {int64_t(kReduceGroups)});
   const T scalar = T(0.4);
   const double tolerance = sizeof(T) == 4 ? 2e-6 : 1e-14;
+  auto prepare = [&s, &a, &b, &c, ha, hb, hc] {
+    s.upload(a, ha->data());
+    s.upload(b, hb->data());
+    s.upload(c, hc->data());
+  };
 
   for (const char *k : kernels) {
     std::string kernel = std::string("stream_") + k + "_" + type;
     std::string name = k;
+    Group group;
     for (const std::string &variant : s.variants()) {
-      if (!s.wanted(kernel, variant))
+      if (!s.wanted(kernel, variant, size))
         continue;
-      Launch l;
+      auto l = std::make_shared<Launch>();
       ABI abi;
-      l.function = s.pick(kernel, variant, std::string("stream_") + type, name,
-                          "stream", name + "_" + type, kernel, abi);
-      if (!l.function)
+      l->function = s.pick(kernel, variant, std::string("stream_") + type, name,
+                           "stream", name + "_" + type, kernel, abi);
+      if (!l->function)
         continue;
       std::vector<Arg> args;
       Buffer *out = nullptr;
@@ -487,48 +452,44 @@ template <typename T> void stream(Session &s, uint64_t n, const char *type) {
       }
       if (abi == ABI::CUDA)
         args.push_back(Arg::u64(n));
-      l.pack(abi, args);
-      l.block[0] = 256;
+      l->pack(abi, args);
+      l->block[0] = 256;
       if (name == "dot")
-        l.grid[0] = kReduceGroups;
+        l->grid[0] = kReduceGroups;
       else
-        linearGrid(l, (n + 255) / 256);
-      s.upload(a, ha.data());
-      s.upload(b, hb.data());
-      s.upload(c, hc.data());
+        linearGrid(*l, (n + 255) / 256);
 
-      Result r = row(kernel, variant, std::to_string(n), "GB/s",
-                     arrays * double(n) * sizeof(T));
-      r.samples = s.time(l);
-
-      std::vector<T> got(out->bytes / sizeof(T));
-      s.download(*out, got.data());
-      std::string error;
-      bool ok;
-      if (name == "copy")
-        ok = compare(got, [&](size_t i) { return double(ha[i]); }, 0, error);
-      else if (name == "mul")
-        ok = compare(
-            got, [&](size_t i) { return double(scalar * hc[i]); }, tolerance,
-            error);
-      else if (name == "add")
-        ok = compare(
-            got, [&](size_t i) { return double(ha[i] + hb[i]); }, tolerance,
-            error);
-      else if (name == "triad")
-        ok = compare(
-            got, [&](size_t i) { return double(hb[i] + scalar * hc[i]); },
-            tolerance, error);
-      else {
+      auto verify = [&s, out, name, ha, hb, hc, scalar, tolerance,
+                     n]() -> std::string {
+        std::vector<T> got(out->bytes / sizeof(T));
+        s.download(*out, got.data());
+        const std::vector<T> &A = *ha, &B = *hb, &C = *hc;
+        if (name == "copy")
+          return compare(
+              got, [&](size_t i) { return double(A[i]); }, 0);
+        if (name == "mul")
+          return compare(
+              got, [&](size_t i) { return double(scalar * C[i]); }, tolerance);
+        if (name == "add")
+          return compare(
+              got, [&](size_t i) { return double(A[i] + B[i]); }, tolerance);
+        if (name == "triad")
+          return compare(
+              got, [&](size_t i) { return double(B[i] + scalar * C[i]); },
+              tolerance);
         double want = 0, total = 0;
         for (size_t i = 0; i < n; ++i)
-          want += double(ha[i]) * double(hb[i]);
+          want += double(A[i]) * double(B[i]);
         for (T partial : got)
           total += double(partial);
-        ok = checkSum(total, want, sizeof(T) == 4 ? 1e-4 : 1e-12, error);
-      }
-      finish(s, std::move(r), ok, error);
+        return checkSum(total, want, sizeof(T) == 4 ? 1e-4 : 1e-12);
+      };
+      group.cases.push_back(launchCase(
+          s, row(kernel, variant, size, "GB/s", arrays * double(n) * sizeof(T)),
+          l, prepare, verify));
     }
+    if (!group.cases.empty())
+      groups.push_back(std::move(group));
   }
 }
 
@@ -536,9 +497,10 @@ template <typename T> void stream(Session &s, uint64_t n, const char *type) {
 // Reduction
 //===----------------------------------------------------------------------===//
 
-void reduce(Session &s, uint64_t n) {
+void reduce(Session &s, uint64_t n, std::vector<Group> &groups) {
   static const char *const kernels[] = {"workgroup", "subgroup"};
-  if (!s.wantedAny({"reduce_workgroup", "reduce_subgroup"}))
+  std::string size = std::to_string(n);
+  if (!s.wantedAny({"reduce_workgroup", "reduce_subgroup"}, size))
     return;
   std::vector<float> host = randomArray<float>(n, 21);
   double want = 0;
@@ -547,43 +509,46 @@ void reduce(Session &s, uint64_t n) {
   Buffer &in = s.buffer(n * 4, {int64_t(n)});
   Buffer &sum = s.buffer(kReduceGroups * 4, {int64_t(kReduceGroups)});
   s.upload(in, host.data());
+  auto prepare = zeroes(s, sum);
+  auto verify = [&s, &sum, want] {
+    std::vector<float> got(kReduceGroups);
+    s.download(sum, got.data());
+    double total = 0;
+    for (float v : got)
+      total += v;
+    return checkSum(total, want, 1e-4);
+  };
   for (const char *k : kernels) {
     std::string kernel = std::string("reduce_") + k;
     bool subgroup = std::strcmp(k, "subgroup") == 0;
+    Group group;
     for (const std::string &variant : s.variants()) {
-      if (!s.wanted(kernel, variant))
+      if (!s.wanted(kernel, variant, size))
         continue;
       if (subgroup && !s.rt.subgroupArithmetic) {
         s.skip(kernel, variant,
                "the device has no subgroup arithmetic in compute shaders");
         continue;
       }
-      Launch l;
+      auto l = std::make_shared<Launch>();
       ABI abi;
       std::string function = std::string("sum_") + k;
-      l.function = s.pick(kernel, variant, "reduce", function, "reduce",
-                          function, kernel, abi);
-      if (!l.function)
+      l->function = s.pick(kernel, variant, "reduce", function, "reduce",
+                           function, kernel, abi);
+      if (!l->function)
         continue;
       std::vector<Arg> args = {Arg::of(in), Arg::of(sum)};
       if (abi == ABI::CUDA)
         args.push_back(Arg::u64(n));
-      l.pack(abi, args);
-      l.block[0] = 256;
-      l.grid[0] = kReduceGroups;
-      std::vector<float> zero(kReduceGroups, 0.0f);
-      s.upload(sum, zero.data());
-      Result r = row(kernel, variant, std::to_string(n), "GB/s", double(n) * 4);
-      r.samples = s.time(l);
-      std::vector<float> got(kReduceGroups);
-      s.download(sum, got.data());
-      double total = 0;
-      for (float v : got)
-        total += v;
-      std::string error;
-      bool ok = checkSum(total, want, 1e-4, error);
-      finish(s, std::move(r), ok, error);
+      l->pack(abi, args);
+      l->block[0] = 256;
+      l->grid[0] = kReduceGroups;
+      group.cases.push_back(
+          launchCase(s, row(kernel, variant, size, "GB/s", double(n) * 4), l,
+                     prepare, verify));
     }
+    if (!group.cases.empty())
+      groups.push_back(std::move(group));
   }
 }
 
@@ -591,53 +556,56 @@ void reduce(Session &s, uint64_t n) {
 // Transpose
 //===----------------------------------------------------------------------===//
 
-void transpose(Session &s, uint64_t rows, uint64_t cols) {
-  if (!s.wantedAny({"transpose"}))
+void transpose(Session &s, uint64_t rows, uint64_t cols,
+               std::vector<Group> &groups) {
+  std::string size = std::to_string(rows) + "x" + std::to_string(cols);
+  if (!s.wantedAny({"transpose"}, size))
     return;
-  std::vector<float> host = randomArray<float>(rows * cols, 31);
+  auto host = sharedRandom<float>(rows * cols, 31);
   Buffer &in = s.buffer(rows * cols * 4, {int64_t(rows), int64_t(cols)});
   Buffer &out = s.buffer(rows * cols * 4, {int64_t(cols), int64_t(rows)});
   Buffer &shape = s.constants({uint32_t(rows), uint32_t(cols)});
-  s.upload(in, host.data());
-  for (const std::string &variant : s.variants()) {
-    if (!s.wanted("transpose", variant))
-      continue;
-    Launch l;
-    ABI abi;
-    l.function = s.pick("transpose", variant, "transpose", "transpose",
-                        "transpose", "transpose", "transpose", abi);
-    if (!l.function)
-      continue;
-    if (abi == ABI::Kiln)
-      l.pack(abi, {Arg::of(in), Arg::of(out)});
-    else if (abi == ABI::CUDA)
-      l.pack(abi, {Arg::of(in), Arg::of(out), Arg::i32(int32_t(rows)),
-                   Arg::i32(int32_t(cols))});
-    else
-      l.pack(abi, {Arg::of(in), Arg::of(out), Arg::of(shape)});
-    l.block[0] = 32;
-    l.block[1] = 8;
-    l.grid[0] = intptr_t((cols + 31) / 32);
-    l.grid[1] = intptr_t((rows + 31) / 32);
-    std::vector<float> zero(rows * cols, 0.0f);
-    s.upload(out, zero.data());
-    Result r = row("transpose", variant,
-                   std::to_string(rows) + "x" + std::to_string(cols), "GB/s",
-                   2.0 * rows * cols * 4);
-    r.samples = s.time(l);
+  s.upload(in, host->data());
+  auto prepare = zeroes(s, out);
+  auto verify = [&s, &out, host, rows, cols] {
     std::vector<float> got(rows * cols);
     s.download(out, got.data());
-    std::string error;
     // out[j][i] = in[i][j]
-    bool ok = compare(
+    return compare(
         got,
         [&](size_t k) {
           size_t j = k / rows, i = k % rows;
-          return double(host[i * cols + j]);
+          return double((*host)[i * cols + j]);
         },
-        0, error);
-    finish(s, std::move(r), ok, error);
+        0);
+  };
+  Group group;
+  for (const std::string &variant : s.variants()) {
+    if (!s.wanted("transpose", variant, size))
+      continue;
+    auto l = std::make_shared<Launch>();
+    ABI abi;
+    l->function = s.pick("transpose", variant, "transpose", "transpose",
+                         "transpose", "transpose", "transpose", abi);
+    if (!l->function)
+      continue;
+    if (abi == ABI::Kiln)
+      l->pack(abi, {Arg::of(in), Arg::of(out)});
+    else if (abi == ABI::CUDA)
+      l->pack(abi, {Arg::of(in), Arg::of(out), Arg::i32(int32_t(rows)),
+                    Arg::i32(int32_t(cols))});
+    else
+      l->pack(abi, {Arg::of(in), Arg::of(out), Arg::of(shape)});
+    l->block[0] = 32;
+    l->block[1] = 8;
+    l->grid[0] = intptr_t((cols + 31) / 32);
+    l->grid[1] = intptr_t((rows + 31) / 32);
+    group.cases.push_back(launchCase(
+        s, row("transpose", variant, size, "GB/s", 2.0 * rows * cols * 4), l,
+        prepare, verify));
   }
+  if (!group.cases.empty())
+    groups.push_back(std::move(group));
 }
 
 //===----------------------------------------------------------------------===//
@@ -652,8 +620,7 @@ struct CuBLAS {
   int (*destroy)(void *) = nullptr;
   int (*setStream)(void *, void *) = nullptr;
   int (*sgemm)(void *, int, int, int, int, int, const float *, const float *,
-               int, const float *, int, const float *, float *,
-               int) = nullptr;
+               int, const float *, int, const float *, float *, int) = nullptr;
   std::string why;
 
   bool open() {
@@ -672,10 +639,10 @@ struct CuBLAS {
             "$CUDA_PATH/lib64 or /usr/local/cuda/lib64";
       return false;
     }
-    create = reinterpret_cast<decltype(create)>(
-        dlsym(handle, "cublasCreate_v2"));
-    destroy = reinterpret_cast<decltype(destroy)>(
-        dlsym(handle, "cublasDestroy_v2"));
+    create =
+        reinterpret_cast<decltype(create)>(dlsym(handle, "cublasCreate_v2"));
+    destroy =
+        reinterpret_cast<decltype(destroy)>(dlsym(handle, "cublasDestroy_v2"));
     setStream = reinterpret_cast<decltype(setStream)>(
         dlsym(handle, "cublasSetStream_v2"));
     sgemm = reinterpret_cast<decltype(sgemm)>(dlsym(handle, "cublasSgemm_v2"));
@@ -706,17 +673,18 @@ void gemmWork(void *user, void *stream) {
     return;
   // Row-major C = A * B is column-major C^T = B^T * A^T.
   const float alpha = 1, beta = 0;
-  g->status = g->cublas->sgemm(
-      g->cublas->blas, 0, 0, g->n, g->n, g->n, &alpha,
-      static_cast<const float *>(g->B->device), g->n,
-      static_cast<const float *>(g->A->device), g->n, &beta,
-      static_cast<float *>(g->C->device), g->n);
+  g->status = g->cublas->sgemm(g->cublas->blas, 0, 0, g->n, g->n, g->n, &alpha,
+                               static_cast<const float *>(g->B->device), g->n,
+                               static_cast<const float *>(g->A->device), g->n,
+                               &beta, static_cast<float *>(g->C->device), g->n);
 }
 
-void sgemm(Session &s, unsigned n) {
+void sgemm(Session &s, unsigned n, std::vector<Group> &groups) {
   static const char *const kernels[] = {"naive", "tiled", "register"};
-  bool any = s.wantedAny({"sgemm_naive", "sgemm_tiled", "sgemm_register"});
-  bool blas = s.cuda() && s.wanted("sgemm", "cublas");
+  std::string size = std::to_string(n) + "x" + std::to_string(n);
+  bool any =
+      s.wantedAny({"sgemm_naive", "sgemm_tiled", "sgemm_register"}, size);
+  bool blas = s.cuda() && s.wanted("sgemm", "cublas", size);
   if (!any && !blas)
     return;
   size_t elements = size_t(n) * n;
@@ -730,65 +698,58 @@ void sgemm(Session &s, unsigned n) {
   s.upload(B, hb.data());
 
   // The elements checked: all of small matrices, else a sample.
-  std::vector<size_t> checked;
+  auto checked = std::make_shared<std::vector<size_t>>();
   if (n <= 256) {
     for (size_t i = 0; i < elements; ++i)
-      checked.push_back(i);
+      checked->push_back(i);
   } else {
     std::vector<double> pick = randomArray<double>(1024, 43);
     for (double p : pick)
-      checked.push_back(size_t(p * elements));
-    checked.push_back(0);
-    checked.push_back(elements - 1);
+      checked->push_back(size_t(p * elements));
+    checked->push_back(0);
+    checked->push_back(elements - 1);
   }
-  std::map<size_t, double> want;
-  for (size_t k : checked) {
+  auto want = std::make_shared<std::map<size_t, double>>();
+  for (size_t k : *checked) {
     size_t i = k / n, j = k % n;
     double acc = 0;
     for (size_t q = 0; q < n; ++q)
       acc += double(ha[i * n + q]) * double(hb[q * n + j]);
-    want[k] = acc;
+    (*want)[k] = acc;
   }
-  std::string size = std::to_string(n) + "x" + std::to_string(n);
   double flops = 2.0 * n * n * n;
-
-  auto check = [&](Result r) {
-    std::vector<float> got(elements);
-    s.download(C, got.data());
-    std::string error;
-    bool ok = compare(got, [&](size_t k) { return want[k]; }, 1e-4, error,
-                      &checked);
-    finish(s, std::move(r), ok, error);
-  };
-  std::vector<float> zero(elements, 0.0f);
+  auto prepare = zeroes(s, C);
+  auto verify = sampledFloats(s, C, checked, want);
 
   for (const char *k : kernels) {
     std::string kernel = std::string("sgemm_") + k;
+    Group group;
     for (const std::string &variant : s.variants()) {
-      if (!s.wanted(kernel, variant))
+      if (!s.wanted(kernel, variant, size))
         continue;
-      Launch l;
+      auto l = std::make_shared<Launch>();
       ABI abi;
-      l.function =
+      l->function =
           s.pick(kernel, variant, "sgemm", k, "sgemm", kernel, kernel, abi);
-      if (!l.function)
+      if (!l->function)
         continue;
       if (abi == ABI::Kiln)
-        l.pack(abi, {Arg::of(A), Arg::of(B), Arg::of(C)});
+        l->pack(abi, {Arg::of(A), Arg::of(B), Arg::of(C)});
       else if (abi == ABI::CUDA)
-        l.pack(abi, {Arg::of(A), Arg::of(B), Arg::of(C), Arg::i32(int32_t(n))});
+        l->pack(abi,
+                {Arg::of(A), Arg::of(B), Arg::of(C), Arg::i32(int32_t(n))});
       else
-        l.pack(abi, {Arg::of(A), Arg::of(B), Arg::of(C), Arg::of(shape)});
-      l.block[0] = 16;
-      l.block[1] = 16;
+        l->pack(abi, {Arg::of(A), Arg::of(B), Arg::of(C), Arg::of(shape)});
+      l->block[0] = 16;
+      l->block[1] = 16;
       unsigned tile = std::strcmp(k, "register") == 0 ? 64 : 16;
-      l.grid[0] = n / tile;
-      l.grid[1] = n / tile;
-      s.upload(C, zero.data());
-      Result r = row(kernel, variant, size, "GFLOP/s", flops);
-      r.samples = s.time(l);
-      check(std::move(r));
+      l->grid[0] = n / tile;
+      l->grid[1] = n / tile;
+      group.cases.push_back(launchCase(
+          s, row(kernel, variant, size, "GFLOP/s", flops), l, prepare, verify));
     }
+    if (!group.cases.empty())
+      groups.push_back(std::move(group));
   }
 
   if (!blas)
@@ -799,37 +760,42 @@ void sgemm(Session &s, unsigned n) {
     s.skip("sgemm", "cublas", cublas.why);
     return;
   }
-  s.upload(C, zero.data());
-  GemmCall call{&cublas, &A, &B, &C, int(n)};
-  Result r = row("sgemm", "cublas", size, "GFLOP/s", flops);
-  for (unsigned i = 0; i < s.options.warmup + 1; ++i)
-    s.rt.timed(gemmWork, &call);
-  for (unsigned i = 0; i < s.options.reps && !call.status; ++i)
-    r.samples.us.push_back(s.rt.timed(gemmWork, &call));
-  if (call.status) {
-    finish(s, std::move(r), false,
-           "cuBLAS failed with status " + std::to_string(call.status));
-    return;
-  }
-  check(std::move(r));
+  auto call = std::make_shared<GemmCall>(GemmCall{&cublas, &A, &B, &C, int(n)});
+  Case c = row("sgemm", "cublas", size, "GFLOP/s", flops);
+  auto once = [&s, call] {
+    double us = s.rt.timed(gemmWork, call.get());
+    if (call->status)
+      throw std::runtime_error("cuBLAS failed with status " +
+                               std::to_string(call->status));
+    return us;
+  };
+  c.check = [prepare, verify, once] {
+    prepare();
+    once();
+    return verify();
+  };
+  c.repeat = once;
+  groups.push_back({{c}});
 }
 
 //===----------------------------------------------------------------------===//
 // FMA chain
 //===----------------------------------------------------------------------===//
 
-void fmaChain(Session &s, unsigned threads, unsigned iterations) {
-  if (!s.wantedAny({"fma_chain"}))
+void fmaChain(Session &s, unsigned threads, unsigned iterations,
+              std::vector<Group> &groups) {
+  std::string size = std::to_string(threads) + "x" + std::to_string(iterations);
+  if (!s.wantedAny({"fma_chain"}, size))
     return;
   Buffer &out = s.buffer(size_t(threads) * 4, {int64_t(threads)});
   Buffer &params = s.constants({iterations});
   // The CPU's value of sampled invocations.
-  std::vector<size_t> checked;
+  auto checked = std::make_shared<std::vector<size_t>>();
   for (size_t i = 0; i < threads; i += std::max<size_t>(1, threads / 512))
-    checked.push_back(i);
-  checked.push_back(threads - 1);
-  std::map<size_t, double> want;
-  for (size_t i : checked) {
+    checked->push_back(i);
+  checked->push_back(threads - 1);
+  auto want = std::make_shared<std::map<size_t, double>>();
+  for (size_t i : *checked) {
     float f = float(uint32_t(i));
     float x[8] = {f, f + 1, f + 2, f + 3, f + 4, f + 5, f + 6, f + 7};
     for (unsigned k = 0; k < iterations; ++k)
@@ -839,70 +805,69 @@ void fmaChain(Session &s, unsigned threads, unsigned iterations) {
     double total = 0;
     for (float v : x)
       total += v;
-    want[i] = total;
+    (*want)[i] = total;
   }
+  auto prepare = zeroes(s, out);
+  auto verify = sampledFloats(s, out, checked, want);
+  Group group;
   for (const std::string &variant : s.variants()) {
-    if (!s.wanted("fma_chain", variant))
+    if (!s.wanted("fma_chain", variant, size))
       continue;
-    Launch l;
+    auto l = std::make_shared<Launch>();
     ABI abi;
-    l.function = s.pick("fma_chain", variant, "fma", "fma_chain", "fma",
-                        "fma_chain", "fma", abi);
-    if (!l.function)
+    l->function = s.pick("fma_chain", variant, "fma", "fma_chain", "fma",
+                         "fma_chain", "fma", abi);
+    if (!l->function)
       continue;
     if (abi == ABI::Kiln)
-      l.pack(abi, {Arg::of(out), Arg::i32(int32_t(iterations))});
+      l->pack(abi, {Arg::of(out), Arg::i32(int32_t(iterations))});
     else if (abi == ABI::CUDA)
-      l.pack(abi, {Arg::of(out), Arg::u64(threads),
-                   Arg::i32(int32_t(iterations))});
+      l->pack(abi,
+              {Arg::of(out), Arg::u64(threads), Arg::i32(int32_t(iterations))});
     else
-      l.pack(abi, {Arg::of(out), Arg::of(params)});
-    l.block[0] = 256;
-    l.grid[0] = (threads + 255) / 256;
-    Result r = row("fma_chain", variant,
-                   std::to_string(threads) + "x" + std::to_string(iterations),
-                   "GFLOP/s", double(threads) * iterations * 128);
-    r.samples = s.time(l);
-    std::vector<float> got(threads);
-    s.download(out, got.data());
-    std::string error;
-    bool ok = compare(got, [&](size_t i) { return want[i]; }, 1e-4, error,
-                      &checked);
-    finish(s, std::move(r), ok, error);
+      l->pack(abi, {Arg::of(out), Arg::of(params)});
+    l->block[0] = 256;
+    l->grid[0] = (threads + 255) / 256;
+    group.cases.push_back(launchCase(s,
+                                     row("fma_chain", variant, size, "GFLOP/s",
+                                         double(threads) * iterations * 128),
+                                     l, prepare, verify));
   }
+  if (!group.cases.empty())
+    groups.push_back(std::move(group));
 }
 
 //===----------------------------------------------------------------------===//
 // Empty kernel: launch round trip and back-to-back launches
 //===----------------------------------------------------------------------===//
 
-void emptyKernel(Session &s, unsigned launches) {
+void emptyKernel(Session &s, unsigned launches, std::vector<Group> &groups) {
+  std::string size = std::to_string(launches);
   for (const char *mode : {"roundtrip", "throughput"}) {
     std::string kernel = std::string("empty_") + mode;
     bool roundTrip = std::strcmp(mode, "roundtrip") == 0;
+    Group group;
     for (const std::string &variant : s.variants()) {
-      if (!s.wanted(kernel, variant))
+      if (!s.wanted(kernel, variant, size))
         continue;
-      Launch l;
       ABI abi;
-      l.function =
-          s.pick(kernel, variant, "empty", "empty", "fma", "empty", "empty", abi);
-      if (!l.function)
+      void *function = s.pick(kernel, variant, "empty", "empty", "fma", "empty",
+                              "empty", abi);
+      if (!function)
         continue;
-      l.block[0] = 64;
-      // Host time: GPU timestamps would make each launch wait.
-      s.timing(false);
-      auto launch = [&] {
-        need(s.rt.api->launch(l.function, {1, 1, 1}, {64, 1, 1}, 0, s.stream,
+      auto launch = [&s, function] {
+        need(s.rt.api->launch(function, {1, 1, 1}, {64, 1, 1}, 0, s.stream,
                               nullptr, 0));
       };
-      Result r = row(kernel, variant, std::to_string(launches), "klaunch/s",
-                     launches);
-      for (unsigned i = 0; i < std::max(1u, s.options.warmup); ++i) {
+      Case c = row(kernel, variant, size, "klaunch/s", launches);
+      c.check = [&s, launch] {
         launch();
         need(s.rt.api->synchronize(s.stream));
-      }
-      for (unsigned rep = 0; rep < s.options.reps; ++rep) {
+        return std::string();
+      };
+      // Host time: GPU timestamps would make each launch wait.
+      c.repeat = [&s, launch, launches, roundTrip] {
+        s.timing(false);
         auto start = std::chrono::steady_clock::now();
         for (unsigned i = 0; i < launches; ++i) {
           launch();
@@ -910,25 +875,22 @@ void emptyKernel(Session &s, unsigned launches) {
             need(s.rt.api->synchronize(s.stream));
         }
         need(s.rt.api->synchronize(s.stream));
-        r.samples.us.push_back(std::chrono::duration<double, std::micro>(
-                                   std::chrono::steady_clock::now() - start)
-                                   .count());
-      }
-      s.timing(true);
-      finish(s, std::move(r), true, "");
+        double us = std::chrono::duration<double, std::micro>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+        s.timing(true);
+        return us;
+      };
+      group.cases.push_back(std::move(c));
     }
+    if (!group.cases.empty())
+      groups.push_back(std::move(group));
   }
 }
 
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// All families
-//===----------------------------------------------------------------------===//
-
 /// Elements per stream array: at least 4x the last-level cache (2^25,
 /// BabelStream's default, at least; 2^26 when the cache is unknown).
-static uint64_t streamSize(const Runtime &rt, const Options &o) {
+uint64_t streamSize(const Runtime &rt, const Options &o) {
   if (o.size)
     return o.size;
   uint64_t llc = rt.lastLevelCacheBytes ? rt.lastLevelCacheBytes : 64u << 20;
@@ -938,53 +900,105 @@ static uint64_t streamSize(const Runtime &rt, const Options &o) {
   return n;
 }
 
-void runBenchmarks(Runtime &rt, const Options &options,
-                   std::vector<Result> &results) {
+/// Elements per stream array of `elementBytes`-byte elements: `n`, but by
+/// default no more than one storage-buffer descriptor reaches (the GLSL
+/// references bind descriptors; 2^25 f64 are 256 MiB, twice lavapipe's
+/// maxStorageBufferRange).
+uint64_t streamElements(const Runtime &rt, const Options &o, uint64_t n,
+                        uint64_t elementBytes) {
+  if (o.size || !rt.maxBufferBytes || n * elementBytes <= rt.maxBufferBytes)
+    return n;
+  uint64_t fit = 1;
+  while (fit * 2 * elementBytes <= rt.maxBufferBytes)
+    fit *= 2;
+  return fit;
+}
+
+/// SGEMM sizes: --gemm-sizes, else 1024, 2048 and 4096 on a GPU and 256 and
+/// 512 on a CPU driver (where 4096 takes minutes per repetition).
+std::vector<unsigned> gemmSizes(const Runtime &rt, const Options &o) {
+  if (!o.gemmSizes.empty())
+    return o.gemmSizes;
+  if (rt.isCPU)
+    return {256, 512};
+  return {1024, 2048, 4096};
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// All families
+//===----------------------------------------------------------------------===//
+
+void forEachFamily(
+    Runtime &rt, const Options &options,
+    const std::function<bool(const std::string &, std::vector<Group> &)> &run,
+    const std::function<void(const std::string &, const std::string &)> &fail) {
   uint64_t n = streamSize(rt, options);
   uint64_t side = 32;
   while ((side * 2) * (side * 2) <= n)
     side *= 2;
-  // A runtime error fails the family it happened in (a row naming it);
-  // the others run, unless the device is gone.
+  std::unique_ptr<Session> session;
   bool usable = true;
-  auto family = [&](const char *name, auto body) {
+  // A runtime error fails the family it happened in; the others go on,
+  // unless the device is gone.
+  auto guard = [&](const std::string &name, auto body) {
     if (!usable)
       return;
     try {
-      body();
+      usable = body();
     } catch (const RuntimeFailure &failure) {
-      std::fprintf(stderr, "kiln-bench: %s on %s failed: %s\n", name,
-                   rt.backend.c_str(), failure.what());
-      Result r = row(name, "runtime", "-", "", 0);
-      r.backend = rt.backend;
-      r.failed = true;
-      r.error = failure.what();
-      results.push_back(std::move(r));
-      usable = failure.kind != kiln::rt::ErrorKind::DeviceLost &&
-               failure.kind != kiln::rt::ErrorKind::Timeout;
+      fail(name, failure.what());
+      usable = !failure.fatal();
+    } catch (const std::exception &e) {
+      fail(name, e.what());
     }
   };
-  std::unique_ptr<Session> session;
-  family("session",
-         [&] { session = std::make_unique<Session>(rt, options, results); });
+  guard("session", [&] {
+    session = std::make_unique<Session>(rt, options);
+    return true;
+  });
   if (!session)
     return;
   Session &s = *session;
-  family("device_copy", [&] { deviceCopy(s, n); });
-  family("stream_f32", [&] { stream<float>(s, n, "f32"); });
-  family("stream_f64", [&] { stream<double>(s, n, "f64"); });
-  family("reduce", [&] { reduce(s, n); });
-  family("transpose", [&] {
-    if (options.smoke)
-      transpose(s, 96, 160); // not square, not a multiple of the tile
-    else
-      transpose(s, side, side);
+  auto family = [&](const std::string &name, auto build) {
+    guard(name, [&] {
+      std::vector<Group> groups;
+      build(groups);
+      return groups.empty() || run(name, groups);
+    });
+  };
+  // The peaks first: the device copy and the FMA chain.
+  family("device_copy", [&](auto &g) { deviceCopy(s, n, g); });
+  family("fma_chain", [&](auto &g) {
+    fmaChain(s, options.fmaThreads, options.fmaIterations, g);
   });
-  for (unsigned size : options.gemmSizes)
-    family("sgemm", [&] { sgemm(s, size); });
-  family("fma_chain",
-         [&] { fmaChain(s, options.fmaThreads, options.fmaIterations); });
-  family("empty_kernel", [&] { emptyKernel(s, options.launches); });
+  family("stream_f32", [&](auto &g) {
+    stream<float>(s, streamElements(rt, options, n, 4), "f32", g);
+  });
+  family("stream_f64", [&](auto &g) {
+    stream<double>(s, streamElements(rt, options, n, 8), "f64", g);
+  });
+  family("reduce", [&](auto &g) { reduce(s, n, g); });
+  family("transpose", [&](auto &g) {
+    if (options.smoke)
+      transpose(s, 96, 160, g); // not square, not a multiple of the tile
+    else
+      transpose(s, side, side, g);
+  });
+  for (unsigned size : gemmSizes(rt, options))
+    family("sgemm_" + std::to_string(size),
+           [&](auto &g) { sgemm(s, size, g); });
+  family("empty_kernel", [&](auto &g) { emptyKernel(s, options.launches, g); });
+}
+
+size_t plannedCases(const Runtime &rt, const Options &options) {
+  size_t count = 0;
+  size_t gemms = gemmSizes(rt, options).size();
+  for (const std::string &name : benchmarkNames(rt.backend))
+    if (matchesFilter(options.filter, name + "/"))
+      count += name.rfind("sgemm", 0) == 0 ? gemms : 1;
+  return count;
 }
 
 std::vector<std::string> benchmarkNames(const std::string &backend) {
@@ -993,14 +1007,13 @@ std::vector<std::string> benchmarkNames(const std::string &backend) {
   std::vector<std::string> names;
   names.push_back(std::string("device_copy/") +
                   (cuda ? "cuMemcpyDtoD" : "vkCmdCopyBuffer") + "/" + backend);
-  std::vector<std::string> kernels;
+  std::vector<std::string> kernels = {"fma_chain"};
   for (const char *type : {"f32", "f64"})
     for (const char *k : {"copy", "mul", "add", "triad", "dot"})
       kernels.push_back(std::string("stream_") + k + "_" + type);
   for (const char *k :
        {"reduce_workgroup", "reduce_subgroup", "transpose", "sgemm_naive",
-        "sgemm_tiled", "sgemm_register", "fma_chain", "empty_roundtrip",
-        "empty_throughput"})
+        "sgemm_tiled", "sgemm_register", "empty_roundtrip", "empty_throughput"})
     kernels.push_back(k);
   for (const std::string &k : kernels) {
     names.push_back(k + "/kiln/" + backend);

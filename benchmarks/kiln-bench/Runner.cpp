@@ -1,0 +1,380 @@
+//===- Runner.cpp - kiln-bench's measurements on Google Benchmark --------===//
+//
+// Each group of cases (one kernel at one size: Kiln's variant and the
+// reference's) is checked first; the cases that are right are warmed up,
+// then registered with Google Benchmark, one benchmark per case with
+// manual (GPU) time, one launch per iteration and one iteration per
+// repetition, and run with their repetitions interleaved in random order
+// (--benchmark_enable_random_interleaving), so that a slow moment of the
+// machine hits both variants alike. Kiln's k-th repetition is paired with
+// the reference's k-th; the median of those pairs' throughput ratios is the
+// ratio the report trusts, beside the ratio of the best times.
+//
+// Google Benchmark's reporters (console, JSON, CSV) see every group through
+// one Reporter, which adds each run's throughput and the ratios as
+// counters, shows the aggregates on the console and writes everything to
+// the files.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runner.h"
+#include "Bench.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <unistd.h>
+
+namespace kiln {
+namespace bench {
+
+bool matchesFilter(const std::string &filter, const std::string &name) {
+  if (filter.empty() || filter == "all")
+    return true;
+  bool negative = filter[0] == '-';
+  std::regex re(negative ? filter.substr(1) : filter);
+  return std::regex_search(name, re) != negative;
+}
+
+double Samples::best() const {
+  return us.empty() ? NAN : *std::min_element(us.begin(), us.end());
+}
+
+double Samples::median() const {
+  if (us.empty())
+    return NAN;
+  std::vector<double> v = us;
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double Samples::spreadPercent() const {
+  if (us.size() < 2)
+    return 0;
+  auto [lo, hi] = std::minmax_element(us.begin(), us.end());
+  return (*hi - *lo) / median() * 100;
+}
+
+/// Work per microsecond in the unit's scale: bytes -> GB/s, flops ->
+/// GFLOP/s (both 1e3 per microsecond), launches -> thousands per second.
+double Result::rate(double us) const {
+  if (unit == "klaunch/s")
+    return work / us * 1e3;
+  return work / us / 1e3;
+}
+double Result::best() const { return rate(samples.best()); }
+double Result::median() const { return rate(samples.median()); }
+
+//===----------------------------------------------------------------------===//
+// Progress
+//===----------------------------------------------------------------------===//
+
+Progress::Progress(size_t cases, size_t reps)
+    : casesLeft(cases), repsPerCase(reps),
+      start(std::chrono::steady_clock::now()), lastPrint(start) {}
+
+void Progress::plan(size_t cases, size_t reps) {
+  casesLeft -= std::min(casesLeft, cases);
+  planned += cases * reps;
+}
+
+void Progress::repetition(const std::string &name) {
+  ++done;
+  auto now = std::chrono::steady_clock::now();
+  double elapsed = std::chrono::duration<double>(now - start).count();
+  double sincePrint = std::chrono::duration<double>(now - lastPrint).count();
+  if (elapsed < 3 || sincePrint < 2)
+    return;
+  lastPrint = now;
+  size_t total = std::max(planned + casesLeft * repsPerCase, done);
+  double left = elapsed / double(done) * double(total - done);
+  std::fprintf(stderr,
+               "kiln-bench: %zu of %zu repetitions, %.0f s, about %.0f "
+               "s left: %s\n",
+               done, total, elapsed, left, name.c_str());
+}
+
+//===----------------------------------------------------------------------===//
+// The reporter
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+using Run = benchmark::BenchmarkReporter::Run;
+
+double fastest(const std::vector<double> &v) {
+  return v.empty() ? 0 : *std::min_element(v.begin(), v.end());
+}
+
+} // namespace
+
+Reporter::Reporter(const Options &options) {
+  bool color = isatty(fileno(stdout));
+  console = std::make_unique<benchmark::ConsoleReporter>(
+      color ? benchmark::ConsoleReporter::OO_ColorTabular
+            : benchmark::ConsoleReporter::OO_Tabular);
+  auto file = [&](const std::string &path,
+                  std::unique_ptr<benchmark::BenchmarkReporter> reporter) {
+    auto stream = std::make_unique<std::ofstream>(path);
+    if (!*stream) {
+      error = "cannot write '" + path + "'";
+      return;
+    }
+    reporter->SetOutputStream(stream.get());
+    // The CSV reporter repeats the context on its error stream; the
+    // console has shown it already.
+    reporter->SetErrorStream(&discard);
+    files.push_back({std::move(stream), std::move(reporter), path});
+  };
+  if (!options.json.empty())
+    file(options.json, std::make_unique<benchmark::JSONReporter>());
+  if (!options.csv.empty()) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    file(options.csv, std::make_unique<benchmark::CSVReporter>());
+#pragma GCC diagnostic pop
+  }
+}
+
+Reporter::~Reporter() = default;
+
+bool Reporter::ReportContext(const Context &context) {
+  // Once for the whole run, although each group is a run of its own.
+  if (contextReported)
+    return true;
+  contextReported = true;
+  bool ok = console->ReportContext(context);
+  for (File &f : files)
+    ok &= f.reporter->ReportContext(context);
+  return ok;
+}
+
+void Reporter::ReportRuns(const std::vector<Run> &runs) {
+  pending.push_back(runs);
+}
+
+void Reporter::flush(const std::map<std::string, const Result *> &rows) {
+  for (std::vector<Run> &runs : pending) {
+    std::vector<Run> shown;
+    for (Run &run : runs) {
+      auto it = rows.find(run.run_name.function_name);
+      const Result *r = it == rows.end() ? nullptr : it->second;
+      bool timeStatistic = run.run_type == Run::RT_Iteration ||
+                           (run.aggregate_unit == benchmark::kTime &&
+                            run.aggregate_name != "stddev");
+      if (r && !run.error_occurred && timeStatistic) {
+        // The throughput at this run's time; GB/s as Google Benchmark's
+        // bytes_per_second, flops and launches as items_per_second.
+        double seconds = run.GetAdjustedRealTime() * 1e-6;
+        double perSecond = seconds > 0 ? r->work / seconds : 0;
+        run.counters[r->unit == "GB/s" ? "bytes_per_second"
+                                       : "items_per_second"] = perSecond;
+      }
+      if (r) {
+        // The same columns on every row (CSV wants it): 0 where there is
+        // no reference, and in the spread statistics (of a constant).
+        auto value = [&](double v) {
+          return std::isnan(v) || !timeStatistic ? 0.0 : v;
+        };
+        run.counters["ratio_paired"] = value(r->ratioPaired);
+        run.counters["ratio_best"] = value(r->ratioBest);
+      }
+      // The console shows the statistics of each case, or its one
+      // repetition when there is just one, and every error.
+      if (run.error_occurred || run.run_type == Run::RT_Aggregate ||
+          run.repetitions <= 1)
+        shown.push_back(run);
+    }
+    if (!shown.empty())
+      console->ReportRuns(shown);
+    for (File &f : files)
+      f.reporter->ReportRuns(runs);
+  }
+  pending.clear();
+}
+
+bool Reporter::finish(std::string &why) {
+  console->Finalize();
+  bool ok = true;
+  for (File &f : files) {
+    f.reporter->Finalize();
+    f.stream->close();
+    if (!*f.stream) {
+      why = "cannot write '" + f.path + "'";
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+//===----------------------------------------------------------------------===//
+// Measuring a group
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The median of Kiln's paired ratios over the reference: repetition k of
+/// each, Kiln's throughput over the reference's.
+double pairedRatio(const Samples &kiln, const Samples &reference) {
+  size_t n = std::min(kiln.us.size(), reference.us.size());
+  if (n == 0)
+    return NAN;
+  Samples ratios;
+  for (size_t k = 0; k < n; ++k)
+    ratios.us.push_back(reference.us[k] / kiln.us[k]);
+  return ratios.median();
+}
+
+/// Runs `fn`, turning what it throws into a message; rethrows a failure
+/// after which the device takes no more work.
+template <typename F> std::string guarded(F &&fn) {
+  try {
+    return fn();
+  } catch (const RuntimeFailure &failure) {
+    if (failure.fatal())
+      throw;
+    return failure.what();
+  } catch (const std::exception &e) {
+    return e.what();
+  }
+}
+
+} // namespace
+
+bool measureGroup(Runtime &rt, const Options &options, Group &group,
+                  Reporter &reporter, Progress &progress,
+                  std::vector<Result> &results) {
+  size_t first = results.size();
+  std::vector<Case *> measured;
+  std::vector<double> warm;
+  for (Case &c : group.cases) {
+    Result r;
+    r.kernel = c.kernel;
+    r.variant = c.variant;
+    r.backend = rt.backend;
+    r.size = c.size;
+    r.unit = c.unit;
+    r.work = c.work;
+    // Checked before any timing: a wrong result is never a number.
+    std::string error = guarded([&] { return c.check(); });
+    double last = 0;
+    if (error.empty())
+      error = guarded([&] {
+        for (unsigned i = 0; i < std::max(1u, options.warmup); ++i)
+          last = c.repeat();
+        return std::string();
+      });
+    if (!error.empty()) {
+      r.failed = true;
+      r.error = error;
+      std::fprintf(stderr, "kiln-bench: %s FAILED: %s\n", r.name().c_str(),
+                   error.c_str());
+    } else {
+      measured.push_back(&c);
+      warm.push_back(last);
+    }
+    results.push_back(std::move(r));
+  }
+  if (measured.empty())
+    return true;
+
+  // As many repetitions as --max-seconds allows the slowest case, at least
+  // 3 (unless --reps asks for fewer), the same for every case so that each
+  // has a partner.
+  double slowest = *std::max_element(warm.begin(), warm.end());
+  unsigned reps = options.reps;
+  if (slowest > 0) {
+    double fit = options.maxSeconds / (slowest * 1e-6);
+    reps = unsigned(std::clamp(fit, 3.0, double(options.reps)));
+  }
+  reps = std::min(reps, options.reps);
+  progress.plan(measured.size(), reps);
+
+  std::map<std::string, const Result *> rows;
+  bool fatal = false;
+  std::string fatalWhy;
+  for (size_t i = 0; i < group.cases.size(); ++i) {
+    Result &r = results[first + i];
+    if (r.failed)
+      continue;
+    Case *c = &group.cases[i];
+    std::string name = r.name();
+    rows[name] = &r;
+    benchmark::internal::Benchmark *b = benchmark::RegisterBenchmark(
+        name.c_str(),
+        [c, &r, &progress, &fatal, &fatalWhy, name](benchmark::State &state) {
+          for (auto _ : state) {
+            if (fatal) {
+              state.SkipWithError("the device stopped taking work");
+              break;
+            }
+            double us = 0;
+            std::string error;
+            try {
+              us = c->repeat();
+            } catch (const RuntimeFailure &failure) {
+              error = failure.what();
+              if (failure.fatal()) {
+                fatal = true;
+                fatalWhy = error;
+              }
+            } catch (const std::exception &e) {
+              error = e.what();
+            }
+            if (!error.empty() || fatal) {
+              r.failed = true;
+              r.error = error.empty() ? fatalWhy : error;
+              state.SkipWithError(r.error.c_str());
+              break;
+            }
+            state.SetIterationTime(us * 1e-6);
+            r.samples.us.push_back(us);
+            progress.repetition(name);
+          }
+        });
+    b->UseManualTime()
+        ->Iterations(1)
+        ->Repetitions(int(reps))
+        ->Unit(benchmark::kMicrosecond)
+        ->ComputeStatistics("fastest", fastest);
+  }
+  try {
+    benchmark::RunSpecifiedBenchmarks(&reporter, ".");
+  } catch (...) {
+    benchmark::ClearRegisteredBenchmarks();
+    throw;
+  }
+  benchmark::ClearRegisteredBenchmarks();
+
+  // The ratios of Kiln's case to the reference's.
+  const char *reference = rt.backend == "cuda" ? "cuda" : "glsl";
+  Result *kiln = nullptr, *ref = nullptr;
+  for (size_t i = first; i < results.size(); ++i) {
+    if (results[i].failed || results[i].samples.us.empty())
+      continue;
+    if (results[i].isKiln())
+      kiln = &results[i];
+    else if (results[i].variant == reference)
+      ref = &results[i];
+  }
+  if (kiln && ref) {
+    kiln->ratioOf = reference;
+    kiln->ratioBest = ref->samples.best() / kiln->samples.best();
+    kiln->ratioPaired = pairedRatio(kiln->samples, ref->samples);
+  }
+  reporter.flush(rows);
+  for (size_t i = first; i < results.size(); ++i)
+    if (results[i].failed)
+      results[i].samples.us.clear();
+  return !fatal;
+}
+
+} // namespace bench
+} // namespace kiln
