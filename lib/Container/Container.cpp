@@ -124,6 +124,7 @@ std::vector<uint8_t> kiln::container::write(const ModuleInfo &module) {
       w.word(a.set);
       w.word(a.binding);
       w.word(a.pushConstantOffset);
+      w.word(a.baseAlignment);
     }
   }
   for (uint32_t word : module.spirv)
@@ -192,7 +193,8 @@ bool kiln::container::parse(const void *data, size_t size, ModuleInfo &module,
           !r.word(a.rank, "argument rank", error) ||
           !r.word(a.set, "descriptor set", error) ||
           !r.word(a.binding, "binding", error) ||
-          !r.word(a.pushConstantOffset, "push-constant offset", error))
+          !r.word(a.pushConstantOffset, "push-constant offset", error) ||
+          !r.word(a.baseAlignment, "base alignment", error))
         return false;
       std::string where =
           "kernel '" + k.name + "' argument " + std::to_string(j);
@@ -230,6 +232,14 @@ bool kiln::container::parse(const void *data, size_t size, ModuleInfo &module,
       } else if (isScalar || isAddress || a.kind == ArgKind::IdentityMemRef) {
         return corrupt(error, where + " has no push-constant data");
       }
+      if (a.baseAlignment != 0 &&
+          (!isDescriptorKind(a.kind) ||
+           (a.baseAlignment & (a.baseAlignment - 1)) != 0 ||
+           a.baseAlignment <= a.size || a.baseAlignment > 256))
+        return corrupt(error, where + " has base alignment " +
+                                  std::to_string(a.baseAlignment) +
+                                  " (a power of two above the element size, "
+                                  "up to 256, for a descriptor memref)");
       if (a.kind == ArgKind::IdentityMemRef && a.rank == 0)
         return corrupt(error, where + " has kind " + std::to_string(kind) +
                                   " (a memref with dynamic sizes) and rank 0");

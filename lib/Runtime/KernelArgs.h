@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace kiln {
@@ -192,6 +193,22 @@ inline MemRefParams readMemRef(const container::ArgInfo &arg,
   m.lo = m.aligned + uintptr_t(minIndex * int64_t(m.elementBytes));
   m.hi = m.aligned + uintptr_t((maxIndex + 1) * int64_t(m.elementBytes));
   return m;
+}
+
+/// "" when memref argument `arg`'s first element sits where the kernel's
+/// vectors need it (container::ArgInfo::baseAlignment), else why not,
+/// starting with "reads".
+inline std::string checkBaseAlignment(const container::ArgInfo &arg,
+                                      const MemRefParams &m) {
+  if (!arg.baseAlignment || m.empty ||
+      m.firstElement() % arg.baseAlignment == 0)
+    return "";
+  return "reads its buffer as vectors of " + std::to_string(arg.baseAlignment) +
+         " bytes, so its first element must be a multiple of " +
+         std::to_string(arg.baseAlignment) + " bytes, but it is " +
+         std::to_string(m.firstElement() % arg.baseAlignment) +
+         " bytes past one (pass an aligned buffer, or drop the alignment the "
+         "kernel's vector loads and stores claim)";
 }
 
 } // namespace rt

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DebugPrintf.h"
-#include "VectorWorkgroupMemory.h"
+#include "VectorMemory.h"
 
 #include "kiln/Target/TargetEnvs.h"
 #include "kiln/Transforms/KernelABI.h"
@@ -146,6 +146,9 @@ private:
       Value idx = linearize(b, loc, meta, vload.getIndices());
       auto repl = vector::LoadOp::create(b, loc, vload.getVectorType(), flat,
                                          ValueRange{idx});
+      // What the program says of the address stays true of the element.
+      repl.setAlignmentAttr(vload.getAlignmentAttr());
+      repl.setNontemporal(vload.getNontemporal());
       vload.replaceAllUsesWith(repl.getResult());
       vload.erase();
       return success();
@@ -154,8 +157,10 @@ private:
       if (use.get() != vstore.getBase())
         return unsupported(user);
       Value idx = linearize(b, loc, meta, vstore.getIndices());
-      vector::StoreOp::create(b, loc, vstore.getValueToStore(), flat,
-                              ValueRange{idx});
+      auto repl = vector::StoreOp::create(b, loc, vstore.getValueToStore(),
+                                          flat, ValueRange{idx});
+      repl.setAlignmentAttr(vstore.getAlignmentAttr());
+      repl.setNontemporal(vstore.getNontemporal());
       vstore.erase();
       return success();
     }
@@ -1115,7 +1120,7 @@ static LogicalResult convertClone(gpu::GPUModuleOp clone,
   clone->setAttr(spirv::getTargetEnvAttrName(), env);
   spirv::MemorySpaceToStorageClassConverter memorySpaces(mapMemorySpace);
   spirv::convertMemRefTypesAndAttrs(clone, memorySpaces);
-  markVectorWorkgroupTypes(clone);
+  markVectorMemoryTypes(clone);
 
   std::unique_ptr<ConversionTarget> target =
       SPIRVConversionTarget::get(env);
@@ -1125,7 +1130,7 @@ static LogicalResult convertClone(gpu::GPUModuleOp clone,
   RewritePatternSet patterns(ctx);
   ScfToSPIRVContext scfContext;
   populatePatterns(typeConverter, scfContext, patterns);
-  populateVectorWorkgroupMemoryPatterns(typeConverter, patterns);
+  populateVectorMemoryPatterns(typeConverter, patterns);
   return applyFullConversion(clone.getOperation(), *target,
                              std::move(patterns));
 }
@@ -1237,6 +1242,59 @@ static void explainFailures(ModuleOp pristine,
 // The pass
 //===----------------------------------------------------------------------===//
 
+/// The SPIR-V loop control that an scf.for's `loop_annotation` (an
+/// #llvm.loop_annotation, which the NVVM path hands to LLVM) asks for:
+/// Unroll for a full or counted unroll, DontUnroll for a disabled one.
+static std::optional<spirv::LoopControl> loopControlOf(scf::ForOp loop) {
+  auto annotation =
+      loop->getAttrOfType<LLVM::LoopAnnotationAttr>("loop_annotation");
+  LLVM::LoopUnrollAttr unroll =
+      annotation ? annotation.getUnroll() : LLVM::LoopUnrollAttr();
+  if (!unroll)
+    return std::nullopt;
+  if (unroll.getDisable() && unroll.getDisable().getValue())
+    return spirv::LoopControl::DontUnroll;
+  if ((unroll.getFull() && unroll.getFull().getValue()) || unroll.getCount())
+    return spirv::LoopControl::Unroll;
+  return std::nullopt;
+}
+
+/// Makes the storage buffers of `fn` (a kernel of the clone) that qualify
+/// arrays of vectors (VectorMemory.h) and records each one's base alignment
+/// in the kernel ABI of the original kernel in `gpuModule`, which the
+/// container carries to the runtime. Arguments bound by device address stay
+/// as they are.
+static LogicalResult vectorizeKernelBuffers(gpu::GPUFuncOp fn,
+                                            gpu::GPUModuleOp gpuModule) {
+  SmallVector<unsigned> byAddress;
+  if (auto pairs = fn->getAttrOfType<DenseI32ArrayAttr>(kAddressArgsAttr))
+    for (size_t i = 0; i + 1 < pairs.size(); i += 2)
+      byAddress.push_back(unsigned(pairs[i]));
+  SmallVector<VectorizedBuffer> buffers =
+      vectorizeStorageBuffers(fn, byAddress);
+  if (buffers.empty())
+    return success();
+  // Not lookupSymbol: the clone, nested in the GPU module, may have the
+  // kernel's name.
+  gpu::GPUFuncOp original;
+  for (auto candidate : gpuModule.getOps<gpu::GPUFuncOp>())
+    if (candidate.getName() == fn.getName())
+      original = candidate;
+  if (!original)
+    return fn.emitError("kernel '")
+           << fn.getName() << "' has no original in its GPU module";
+  FailureOr<KernelABI> abi = KernelABI::read(original);
+  if (failed(abi))
+    return failure();
+  for (const VectorizedBuffer &buffer : buffers)
+    for (ArgInfo &a : abi->args)
+      if (container::isDescriptorKind(a.kind) && a.set == buffer.set &&
+          a.binding == buffer.binding)
+        a.baseAlignment = buffer.vectorBytes;
+  original->setAttr(kKernelABIAttrName, abi->toAttr(fn.getContext()));
+  return success();
+}
+
 namespace {
 class ConvertGPUToSPIRVPass
     : public kiln::impl::KilnConvertGPUToSPIRVBase<ConvertGPUToSPIRVPass> {
@@ -1296,6 +1354,8 @@ LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
     return failure();
   for (auto fn : clone.getOps<gpu::GPUFuncOp>()) {
     vectorizeWorkgroupMemory(fn);
+    if (fn.isKernel() && failed(vectorizeKernelBuffers(fn, gpuModule)))
+      return failure();
     scalarizeVectorAccesses(fn);
   }
   OpPassManager tidy(gpu::GPUModuleOp::getOperationName());
@@ -1306,6 +1366,14 @@ LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
   SmallVector<std::string> printfFormats;
   if (failed(lowerPrintfToStubs(clone, env, use64BitIndex, printfFormats)))
     return failure();
+
+  // Loop annotations (what `#pragma unroll` is in CUDA C++) for the
+  // spirv.mlir.loops the conversion makes of their scf.for, by location.
+  SmallVector<std::pair<Location, spirv::LoopControl>> loopControls;
+  clone.walk([&](scf::ForOp loop) {
+    if (std::optional<spirv::LoopControl> control = loopControlOf(loop))
+      loopControls.push_back({loop.getLoc(), *control});
+  });
 
   // Keep an unconverted copy, outside the IR, to explain failures with.
   OwningOpRef<ModuleOp> pristine = ModuleOp::create(clone.getLoc());
@@ -1360,6 +1428,11 @@ LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
   for (auto fn : llvm::make_early_inc_range(spvModule.getOps<spirv::FuncOp>()))
     if (failed(materializePushConstants(fn)))
       return failure();
+  spvModule.walk([&](spirv::LoopOp loop) {
+    for (auto [loc, control] : loopControls)
+      if (loop.getLoc() == loc)
+        loop.setLoopControl(control);
+  });
   return success();
 }
 

@@ -72,6 +72,9 @@ DictionaryAttr KernelABI::toAttr(MLIRContext *context) const {
     if (a.pushConstantOffset != container::kNoPushConstant)
       fields.push_back(b.getNamedAttr(
           "push_constant_offset", b.getI32IntegerAttr(a.pushConstantOffset)));
+    if (a.baseAlignment)
+      fields.push_back(b.getNamedAttr("base_alignment",
+                                      b.getI32IntegerAttr(a.baseAlignment)));
     argAttrs.push_back(b.getDictionaryAttr(fields));
   }
   return b.getDictionaryAttr(
@@ -123,6 +126,7 @@ FailureOr<KernelABI> KernelABI::read(gpu::GPUFuncOp kernel) {
     a.binding = getInt(d, "binding", 0);
     a.pushConstantOffset =
         getInt(d, "push_constant_offset", container::kNoPushConstant);
+    a.baseAlignment = getInt(d, "base_alignment", 0);
     if (a.kind == ArgKind::Scalar)
       a.scalarType = getScalarType(kernel.getArgument(i).getType());
     abi.args.push_back(a);

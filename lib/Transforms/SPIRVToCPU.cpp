@@ -353,6 +353,25 @@ struct FmaPattern : public OpConversionPattern<spirv::GLFmaOp> {
   }
 };
 
+/// The dot product of two float vectors: their product, summed in order
+/// from lane 0 (what `vector.reduction <add>` lowers to).
+struct DotPattern : public OpConversionPattern<spirv::DotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(spirv::DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    Location loc = op.getLoc();
+    Value product = LLVM::FMulOp::create(rewriter, loc, adaptor.getVector1(),
+                                         adaptor.getVector2());
+    Value zero = LLVM::ConstantOp::create(rewriter, loc, type,
+                                          rewriter.getFloatAttr(type, 0.0));
+    rewriter.replaceOpWithNewOp<LLVM::vector_reduce_fadd>(op, type, zero,
+                                                          product);
+    return success();
+  }
+};
+
 struct SAbsPattern : public OpConversionPattern<spirv::GLSAbsOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -1322,6 +1341,17 @@ LogicalResult SPIRVToCPUPass::convertModule(gpu::GPUModuleOp gpuModule) {
           return std::nullopt;
         return LLVM::LLVMArrayType::get(element, 0);
       });
+  // Laid-out arrays (storage buffers read as arrays of vectors) whose
+  // stride is their element's size, which upstream refuses.
+  converter.addConversion([&](spirv::ArrayType type) -> std::optional<Type> {
+    Type element = converter.convertType(type.getElementType());
+    if (!element)
+      return std::nullopt;
+    uint64_t stride = type.getArrayStride();
+    if (stride && stride != DataLayout().getTypeSize(element))
+      return std::nullopt;
+    return LLVM::LLVMArrayType::get(element, type.getNumElements());
+  });
   converter.addConversion([&](spirv::StructType type) {
     return convertLaidOutStruct(type, converter);
   });
@@ -1329,16 +1359,17 @@ LogicalResult SPIRVToCPUPass::convertModule(gpu::GPUModuleOp gpuModule) {
   populateSPIRVToLLVMConversionPatterns(converter, patterns);
   populateSPIRVToLLVMFunctionConversionPatterns(converter, patterns);
   populateSPIRVToLLVMModuleConversionPatterns(converter, patterns);
-  patterns.add<GlobalVariablePattern, AddressOfPattern,
-               EraseOpPattern<spirv::EntryPointOp>,
-               EraseOpPattern<spirv::ExecutionModeOp>, MemoryBarrierPattern,
-               FmaPattern, SAbsPattern, SNegatePattern, IsNanPattern,
-               IsInfPattern, ConvertUToPtrPattern, ConvertPtrToUPattern,
-               BinaryIntrinsicPattern<spirv::GLUMinOp, LLVM::UMinOp>,
-               BinaryIntrinsicPattern<spirv::GLUMaxOp, LLVM::UMaxOp>,
-               BinaryIntrinsicPattern<spirv::GLSMinOp, LLVM::SMinOp>,
-               BinaryIntrinsicPattern<spirv::GLSMaxOp, LLVM::SMaxOp>>(
-      converter, ctx, /*benefit=*/10);
+  patterns
+      .add<GlobalVariablePattern, AddressOfPattern,
+           EraseOpPattern<spirv::EntryPointOp>,
+           EraseOpPattern<spirv::ExecutionModeOp>, MemoryBarrierPattern,
+           FmaPattern, DotPattern, SAbsPattern, SNegatePattern, IsNanPattern,
+           IsInfPattern, ConvertUToPtrPattern, ConvertPtrToUPattern,
+           BinaryIntrinsicPattern<spirv::GLUMinOp, LLVM::UMinOp>,
+           BinaryIntrinsicPattern<spirv::GLUMaxOp, LLVM::UMaxOp>,
+           BinaryIntrinsicPattern<spirv::GLSMinOp, LLVM::SMinOp>,
+           BinaryIntrinsicPattern<spirv::GLSMaxOp, LLVM::SMaxOp>>(
+          converter, ctx, /*benefit=*/10);
   patterns.add<ControlBarrierPattern>(ctx, state);
   patterns.add<CompositeConstructPattern>(converter, ctx);
   using Bin = LLVM::AtomicBinOp;

@@ -2,6 +2,7 @@
 // glslc -DVARIANT=NAIVE|TILED|REGISTER. C = A * B, N x N row-major, N a
 // multiple of 64.
 #version 450
+#extension GL_EXT_control_flow_attributes : require
 #define NAIVE 0
 #define TILED 1
 #define REGISTER 2
@@ -57,7 +58,7 @@ void main() {
     uint b = (k0 + bRow) * n + n0 + bCol;
     Bs[bRow][bCol / 4] = vec4(B[b], B[b + 1], B[b + 2], B[b + 3]);
     barrier();
-    for (uint k = 0; k < 16; ++k) {
+    [[unroll]] for (uint k = 0; k < 16; ++k) {
       vec4 av = As[k][ty];
       vec4 bv = Bs[k][tx];
       acc[0] = fma(vec4(av.x), bv, acc[0]);

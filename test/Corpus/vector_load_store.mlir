@@ -6,14 +6,22 @@
 
 // CHECK: OpEntryPoint GLCompute %{{.*}} "axpy_vec4_kernel"
 // CHECK: OpExecutionMode %{{.*}} LocalSize 64 1 1
+// The buffers' vector accesses are at 4 * i: they are arrays of vec4, as
+// glslc declares `buffer { vec4 v[]; }`, and element 4 * i is vector i.
+// CHECK: OpDecorate %[[ARR:_arr_v4float_uint_1024]] ArrayStride 16
 // CHECK: %v4float = OpTypeVector %float 4
+// CHECK: %[[ARR]] = OpTypeArray %v4float %uint_1024
 // CHECK: OpFunction
-// CHECK: OpIMul %uint %{{[0-9]+}} %uint_4
+// CHECK: %[[I:[0-9]+]] = OpIAdd %uint
+// CHECK-NOT: OpIMul %uint %{{[0-9]+}} %uint_4
 // Logical addressing: no pointer bitcasts from float to v4float pointers.
 // CHECK-NOT: OpBitcast %_ptr_StorageBuffer_v4float
+// CHECK: OpAccessChain %_ptr_StorageBuffer_v4float %{{.*}} %uint_0 %[[I]]
+// CHECK: OpLoad %v4float
+// CHECK: %[[Y:[0-9]+]] = OpAccessChain %_ptr_StorageBuffer_v4float %{{.*}} %uint_0 %[[I]]
 // CHECK: OpFMul %v4float
-// CHECK: OpFAdd %v4float
-// CHECK: OpStore
+// CHECK: %[[R:[0-9]+]] = OpFAdd %v4float
+// CHECK: OpStore %[[Y]] %[[R]]
 
 func.func @axpy_vec4(%x: memref<4096xf32>, %y: memref<4096xf32>) {
   %c1 = arith.constant 1 : index

@@ -143,6 +143,7 @@ TEST(Container, IdentityMemRefRoundTripsAndIsChecked) {
   identity.rank = 2;
   identity.binding = 4;
   identity.pushConstantOffset = 24; // offset, sizes[2], strides[2]
+  identity.baseAlignment = 16;      // read as vectors of 4 elements
   k.args.push_back(identity);
   k.pushConstantSize = 44;
   EXPECT_EQ(identity.pushConstantBytes(32), 20u);
@@ -279,17 +280,21 @@ TEST(Container, CorruptHeaderFields) {
       {3, 0, "kernel count"},
       {3, 1u << 20, "kernel count"},
       {4, 1000, "SPIR-V"},
-      {5, 0, "kernel name"},          // name length 0
-      {5, 1u << 30, "kernel name"},   // absurd name length
-      {8, 0, "workgroup size 0"},     // workgroup x ("scale" pads to 2 words)
-      {11, 6, "push-constant size"},  // not a multiple of 4
-      {12, 1u << 20, "arguments"},    // argument count
-      {13, 7, "kind"},                // first argument's kind
-      {14, 42, "scalar type"},        // first argument's scalar type
-      {15, 0, "size"},                // first argument's element size
-      {16, 9, "rank"},                // first argument's rank
-      {19, 16, "past the end"},       // metadata beyond the block
-      {21, 0, "mixes kind"},          // scalar argument with type None
+      {5, 0, "kernel name"},         // name length 0
+      {5, 1u << 30, "kernel name"},  // absurd name length
+      {8, 0, "workgroup size 0"},    // workgroup x ("scale" pads to 2 words)
+      {11, 6, "push-constant size"}, // not a multiple of 4
+      {12, 1u << 20, "arguments"},   // argument count
+      {13, 7, "kind"},               // first argument's kind
+      {14, 42, "scalar type"},       // first argument's scalar type
+      {15, 0, "size"},               // first argument's element size
+      {16, 9, "rank"},               // first argument's rank
+      {19, 16, "past the end"},      // metadata beyond the block
+      {20, 3, "base alignment 3"},   // not a power of two
+      {20, 4, "base alignment 4"},   // not above the element size
+      {20, 512, "base alignment 512"},
+      {22, 0, "mixes kind"},         // scalar argument with type None
+      {28, 16, "base alignment 16"}, // on a scalar
   };
   for (const Case &c : cases) {
     std::vector<uint8_t> bytes = good;

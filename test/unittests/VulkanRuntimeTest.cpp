@@ -607,8 +607,9 @@ void embedWithErrors() {
 /// An identity-layout dynamic memref (ArgKind::IdentityMemRef) is bound at
 /// its first element and its pushed offset is 0, whatever the descriptor's
 /// offset; one whose first element is not at the device's storage-buffer
-/// offset alignment is refused, naming the limit. Says "identity-ok" and
-/// exits 0 when all holds.
+/// offset alignment is refused, naming the limit, and so is one that is
+/// not at its argument's base alignment. Says "identity-ok" and exits 0
+/// when all holds.
 void bindIdentityMemRefs() {
   setenv("KILN_VULKAN_VALIDATION", "1", 1);
   kiln::rt::Runtime &rt = *kilnVulkanRuntime();
@@ -674,6 +675,32 @@ void bindIdentityMemRefs() {
                                     "element") != std::string::npos;
   }
   ok &= rt.unloadModule(*module).ok();
+
+  // A kernel that reads its buffer as vectors of 32 bytes: its first
+  // element must be 32-byte aligned, whatever the device allows.
+  arg.baseAlignment = 32;
+  bytes = container(kStridedStore, std::size(kStridedStore), 64, 12, arg);
+  module = rt.loadModule(bytes.data(), bytes.size());
+  fn = module ? rt.getFunction(*module, "main")
+              : kiln::rt::Expected<void *>(module.takeError());
+  ok &= bool(fn);
+  if (fn) {
+    alignas(64) int32_t aligned[32];
+    std::vector<int32_t> copy(32);
+    MemRef1D m{aligned, aligned, 0, 8, 1};
+    ok &= rt.launch(*fn, {1, 1, 1}, {64, 1, 1}, 0, nullptr, m.params, 5).ok();
+    ok &= rt.synchronize(nullptr).ok();
+    MemRef1D off{aligned, aligned + 4, 0, 8, 1};
+    kiln::rt::Status refused =
+        rt.launch(*fn, {1, 1, 1}, {64, 1, 1}, 0, nullptr, off.params, 5);
+    std::fprintf(stderr, "%s\n", describe(refused).c_str());
+    ok &= refused && refused.kind() == kiln::rt::ErrorKind::InvalidArgument &&
+          refused.message().find(
+              "kernel 'main' argument 0 reads its buffer as vectors of 32 "
+              "bytes, so its first element must be a multiple of 32 bytes, "
+              "but it is 16 bytes past one") != std::string::npos;
+    ok &= rt.unloadModule(*module).ok();
+  }
   std::fprintf(stderr, ok ? "identity-ok\n" : "identity-wrong\n");
   std::exit(ok ? 0 : 1);
 }

@@ -22,9 +22,11 @@ namespace container {
 /// "KILN" read as a little-endian word.
 constexpr uint32_t kMagic = 0x4E4C494B;
 /// Bumped on every incompatible change of the layout or of what a runtime
-/// must do with it. Version 2 added ArgKind::IdentityMemRef: a runtime that
-/// reads version 1 would bind such an argument below its first element and
-/// the kernel would read the wrong elements, so it must refuse it.
+/// must do with it. Version 2 added ArgKind::IdentityMemRef and each
+/// argument's base alignment: a runtime that reads version 1 would bind such
+/// an argument below its first element, or at an address its vectors do not
+/// divide, and the kernel would read the wrong elements, so it must refuse
+/// it.
 constexpr uint32_t kVersion = 2;
 /// Marks an argument with no push-constant data.
 constexpr uint32_t kNoPushConstant = 0xFFFFFFFFu;
@@ -101,6 +103,11 @@ struct ArgInfo {
   /// StridedAddress by {offset, sizes[rank], strides[rank]}. Otherwise
   /// kNoPushConstant.
   uint32_t pushConstantOffset = kNoPushConstant;
+  /// MemRefs bound as descriptors: a power of two that the address of the
+  /// first element must be a multiple of, because the kernel reads the
+  /// buffer as an array of vectors of that many bytes; 0 when it reads
+  /// single elements. Scalars and address kinds: 0.
+  uint32_t baseAlignment = 0;
 
   /// Bytes of push-constant data at pushConstantOffset, for a module whose
   /// index-typed push constants have `indexBits` bits.
@@ -139,7 +146,8 @@ struct ArgInfo {
   bool operator==(const ArgInfo &o) const {
     return kind == o.kind && scalarType == o.scalarType && size == o.size &&
            rank == o.rank && set == o.set && binding == o.binding &&
-           pushConstantOffset == o.pushConstantOffset;
+           pushConstantOffset == o.pushConstantOffset &&
+           baseAlignment == o.baseAlignment;
   }
 };
 

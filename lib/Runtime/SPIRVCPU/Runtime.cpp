@@ -528,6 +528,8 @@ Status SPIRVCPURuntime::decode(const Kernel &kernel, void **params,
     }
     rt::MemRefParams m = rt::readMemRef(arg, params + p);
     p += 3 + 2 * arg.rank;
+    if (std::string why = rt::checkBaseAlignment(arg, m); !why.empty())
+      return KILN_ERROR(InvalidArgument, argText + " " + why);
     // The binding starts at the first element, so the pushed offset is 0.
     uintptr_t base = m.firstElement();
     bases[a] = base;

@@ -1962,6 +1962,11 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
       b.set = a.set;
       b.binding = a.binding;
       rt::MemRefParams m = rt::readMemRef(a, params + p);
+      if (std::string why = rt::checkBaseAlignment(a, m); !why.empty())
+        return KILN_ERROR(InvalidArgument,
+                          "kernel '" + kernel->name + "' argument " +
+                              std::to_string(&a - info->args.data()) + " " +
+                              why);
       b.elementBytes = m.elementBytes;
       b.aligned = m.aligned;
       b.offset = m.offset;
