@@ -222,6 +222,26 @@ struct Panel {
   }
 };
 
+/// The same colour for a variant (or, in the ratio panel, a backend) in
+/// every panel; the CUDA backend's bars are hatched.
+std::string seriesStyle(const std::string &series) {
+  static const std::pair<const char *, const char *> colours[] = {
+      {"kiln ", "#1b9e77"},          {"glsl ", "#7570b3"},
+      {"cuda cuda", "#d95f02"},      {"cublas ", "#e7298a"},
+      {"vkCmdCopyBuffer ", "#666666"}, {"cuMemcpyDtoD ", "#666666"},
+      {"vulkan vs ", "#1b9e77"},     {"cuda vs ", "#d95f02"}};
+  std::string colour = "#a6761d";
+  for (auto [prefix, value] : colours)
+    if (series.rfind(prefix, 0) == 0) {
+      colour = value;
+      break;
+    }
+  bool cuda = series.size() >= 5 && series.compare(series.size() - 5, 5,
+                                                   " cuda") == 0;
+  return std::string("lc rgb '") + colour + "'" +
+         (cuda ? " fs pattern 4 border" : "");
+}
+
 std::string plotNumber(double v) {
   char text[64];
   std::snprintf(text, sizeof(text), "%.6g", v);
@@ -314,8 +334,12 @@ bool writePlot(const std::string &path, const std::vector<Result> &results,
       out << "set title '" << p.title << "'\n"
           << "set ylabel '" << p.ylabel << "'\n"
           << "set yrange [0:*]\n"
-          << "plot for [c=2:" << p.series.size() + 1 << "] '" << data
-          << "' index " << i << " using c:xtic(1) title columnheader(c)";
+          << "plot ";
+      for (size_t c = 0; c < p.series.size(); ++c)
+        out << (c ? ", " : "") << "'" << data << "' index " << i
+            << " using " << c + 2 << (c ? "" : ":xtic(1)")
+            << " title columnheader(" << c + 2 << ") "
+            << seriesStyle(p.series[c]);
       if (p.ratios)
         out << ", " << kRatioGoal
             << " with lines lw 2 dt 2 lc rgb 'red' title 'goal " << kRatioGoal
