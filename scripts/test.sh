@@ -16,7 +16,7 @@ if [ "${1:-}" = --sanitize ]; then
   if [ ! -f build-asan/build.ninja ]; then
     cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-      -DKILN_FUZZ=ON
+      -DKILN_FUZZ=ON -DKILN_WERROR="${KILN_WERROR:-OFF}"
   fi
   ninja -C build-asan -j "${KILN_JOBS:-2}"
   build=build-asan

@@ -286,7 +286,12 @@ static SmallVector<llvm::Function *> takeStructors(llvm::Module &module,
     }
   }
   list->eraseFromParent();
-  llvm::stable_sort(entries, llvm::less_first());
+  // By priority, equal ones in list order (an insertion sort: the lists
+  // are short, and std::stable_sort uses a buffer API that libstdc++ 12
+  // deprecates).
+  for (size_t i = 1; i < entries.size(); ++i)
+    for (size_t j = i; j > 0 && entries[j].first < entries[j - 1].first; --j)
+      std::swap(entries[j], entries[j - 1]);
   return llvm::to_vector(llvm::make_second_range(entries));
 }
 

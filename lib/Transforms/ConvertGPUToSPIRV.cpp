@@ -347,7 +347,8 @@ static LogicalResult rewriteKernelSignature(gpu::GPUFuncOp fn,
       erase.set(i);
     }
   }
-  for (auto [i, flat] : flats) {
+  for (auto [argIndex, flat] : flats) {
+    unsigned i = argIndex;
     const ArgInfo &a = abi.args[i];
     auto index = [&](unsigned f) -> Value {
       return arith::IndexCastOp::create(
@@ -1209,7 +1210,9 @@ static void explainFailures(ModuleOp pristine,
     llvm::raw_string_ostream os(envText);
     os << "SPIR-V " << spirv::stringifyVersion(env.getVersion());
   }
-  for (const auto &[loc, opName] : failed) {
+  for (const auto &failure : failed) {
+    Location loc = failure.first;
+    const std::string &opName = failure.second;
     Missing missing;
     if (permissiveOk)
       pristine->walk([&](Operation *op) {
@@ -1268,7 +1271,7 @@ static LogicalResult vectorizeKernelBuffers(gpu::GPUFuncOp fn,
                                             gpu::GPUModuleOp gpuModule) {
   SmallVector<unsigned> byAddress;
   if (auto pairs = fn->getAttrOfType<DenseI32ArrayAttr>(kAddressArgsAttr))
-    for (size_t i = 0; i + 1 < pairs.size(); i += 2)
+    for (int64_t i = 0; i + 1 < pairs.size(); i += 2)
       byAddress.push_back(unsigned(pairs[i]));
   SmallVector<VectorizedBuffer> buffers =
       vectorizeStorageBuffers(fn, byAddress);
@@ -1321,7 +1324,7 @@ LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
   // verifying against the original gpu.funcs.
   OpBuilder b = OpBuilder::atBlockBegin(gpuModule.getBody());
   auto clone = cast<gpu::GPUModuleOp>(b.clone(*gpuModule));
-  auto eraseClone = llvm::make_scope_exit([&] {
+  llvm::scope_exit eraseClone([&] {
     if (clone)
       clone.erase();
   });

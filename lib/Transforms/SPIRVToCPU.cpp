@@ -1210,9 +1210,10 @@ void SPIRVToCPUPass::emitRegistration(
                    });
 
     std::string descName = kprefix + "_desc";
-    uint32_t flags = (state.usesBarrier ? abi::kUsesBarrier : 0) |
-                     (state.usesSubgroupOps ? abi::kUsesSubgroupOps : 0) |
-                     (state.checked ? abi::kChecked : 0);
+    uint32_t flags = (state.usesBarrier ? uint32_t(abi::kUsesBarrier) : 0u) |
+                     (state.usesSubgroupOps ? uint32_t(abi::kUsesSubgroupOps)
+                                            : 0u) |
+                     (state.checked ? uint32_t(abi::kChecked) : 0u);
     defineConstant(descName, descType, [&](Fields &f) {
       uint32_t counts[] = {abi::kABIVersion,
                            flags,
