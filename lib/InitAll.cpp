@@ -1,6 +1,7 @@
 //===- InitAll.cpp - Register what Kiln's tools understand ----------------===//
 
 #include "kiln/InitAll.h"
+#include "kiln/Dialect/Kiln/KilnDialect.h"
 #include "kiln/Pipelines/Pipelines.h"
 #include "kiln/Transforms/Passes.h"
 
@@ -14,6 +15,7 @@
 
 void kiln::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllDialects(registry);
+  registry.insert<kiln::KilnDialect>();
   mlir::registerAllExtensions(registry);
   mlir::spirv::registerSPIRVTargetInterfaceExternalModels(registry);
   mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);

@@ -132,6 +132,49 @@ std::vector<uint8_t> kiln::container::write(const ModuleInfo &module) {
   return std::move(w.bytes);
 }
 
+bool kiln::container::checkArg(const ArgInfo &a, uint32_t pushConstantSize,
+                               uint32_t indexBits, std::string &why) {
+  bool isScalar = a.kind == ArgKind::Scalar;
+  bool isAddress = isAddressKind(a.kind);
+  auto fail = [&](const std::string &what) {
+    why = what;
+    return false;
+  };
+  if (isScalar != (a.scalarType != ScalarType::None))
+    return fail("mixes kind and scalar type");
+  if (a.size == 0 || a.size > 1024 || a.rank > 8 ||
+      (isScalar && (a.size != 4 && a.size != 8)))
+    return fail("has size " + std::to_string(a.size) + " and rank " +
+                std::to_string(a.rank));
+  if (!isDescriptorKind(a.kind) && (a.set != 0 || a.binding != 0))
+    return fail(
+        std::string(isAddress ? "is bound by device address" : "is a scalar") +
+        " but has descriptor set " + std::to_string(a.set) + ", binding " +
+        std::to_string(a.binding));
+  if (a.pushConstantOffset != kNoPushConstant) {
+    if (isAddress && a.pushConstantOffset % 8)
+      return fail("has its device address at push-constant offset " +
+                  std::to_string(a.pushConstantOffset) +
+                  ", not a multiple of 8");
+    if (uint64_t(a.pushConstantOffset) + a.pushConstantBytes(indexBits) >
+        pushConstantSize)
+      return fail("has push-constant data past the end of the block");
+  } else if (isScalar || isAddress || a.kind == ArgKind::IdentityMemRef) {
+    return fail("has no push-constant data");
+  }
+  if (a.baseAlignment != 0 &&
+      (!isDescriptorKind(a.kind) ||
+       (a.baseAlignment & (a.baseAlignment - 1)) != 0 ||
+       a.baseAlignment <= a.size || a.baseAlignment > 256))
+    return fail("has base alignment " + std::to_string(a.baseAlignment) +
+                " (a power of two above the element size, up to 256, for a "
+                "descriptor memref)");
+  if (a.kind == ArgKind::IdentityMemRef && a.rank == 0)
+    return fail("has kind " + std::to_string(uint32_t(a.kind)) +
+                " (a memref with dynamic sizes) and rank 0");
+  return true;
+}
+
 static bool corrupt(std::string &error, const std::string &what) {
   error = "corrupt container: " + what;
   return false;
@@ -205,44 +248,9 @@ bool kiln::container::parse(const void *data, size_t size, ModuleInfo &module,
                                   std::to_string(type));
       a.kind = static_cast<ArgKind>(kind);
       a.scalarType = static_cast<ScalarType>(type);
-      bool isScalar = a.kind == ArgKind::Scalar;
-      bool isAddress = isAddressKind(a.kind);
-      if (isScalar != (a.scalarType != ScalarType::None))
-        return corrupt(error, where + " mixes kind and scalar type");
-      if (a.size == 0 || a.size > 1024 || a.rank > 8 ||
-          (isScalar && (a.size != 4 && a.size != 8)))
-        return corrupt(error, where + " has size " + std::to_string(a.size) +
-                                  " and rank " + std::to_string(a.rank));
-      if (isAddress && (a.set != 0 || a.binding != 0))
-        return corrupt(error, where + " is bound by device address but has "
-                                      "descriptor set " +
-                                  std::to_string(a.set) + ", binding " +
-                                  std::to_string(a.binding));
-      if (a.pushConstantOffset != kNoPushConstant) {
-        if (isAddress && a.pushConstantOffset % 8)
-          return corrupt(error, where + " has its device address at "
-                                        "push-constant offset " +
-                                    std::to_string(a.pushConstantOffset) +
-                                    ", not a multiple of 8");
-        if (uint64_t(a.pushConstantOffset) +
-                a.pushConstantBytes(module.indexBits) >
-            k.pushConstantSize)
-          return corrupt(error, where + " has push-constant data past the " +
-                                    "end of the block");
-      } else if (isScalar || isAddress || a.kind == ArgKind::IdentityMemRef) {
-        return corrupt(error, where + " has no push-constant data");
-      }
-      if (a.baseAlignment != 0 &&
-          (!isDescriptorKind(a.kind) ||
-           (a.baseAlignment & (a.baseAlignment - 1)) != 0 ||
-           a.baseAlignment <= a.size || a.baseAlignment > 256))
-        return corrupt(error, where + " has base alignment " +
-                                  std::to_string(a.baseAlignment) +
-                                  " (a power of two above the element size, "
-                                  "up to 256, for a descriptor memref)");
-      if (a.kind == ArgKind::IdentityMemRef && a.rank == 0)
-        return corrupt(error, where + " has kind " + std::to_string(kind) +
-                                  " (a memref with dynamic sizes) and rank 0");
+      std::string why;
+      if (!checkArg(a, k.pushConstantSize, module.indexBits, why))
+        return corrupt(error, where + " " + why);
       k.args.push_back(a);
     }
     module.kernels.push_back(std::move(k));

@@ -44,8 +44,8 @@ void kiln::buildGPUToSPIRVDevicePassPipeline(
   pm.addPass(createKilnSPIRVKernelABI(KilnSPIRVKernelABIOptions{
       options.use64BitIndex, options.bufferDeviceAddress}));
   addKernelFeatureLowering(pm);
-  pm.addPass(createKilnConvertGPUToSPIRV(
-      KilnConvertGPUToSPIRVOptions{options.use64BitIndex}));
+  // Its index width is the one kiln-spirv-kernel-abi wrote into kiln.abi.
+  pm.addPass(createKilnConvertGPUToSPIRV());
   OpPassManager &spv = pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>();
   spv.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spv.addPass(createKilnTidySPIRV());

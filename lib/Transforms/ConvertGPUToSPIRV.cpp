@@ -1294,7 +1294,7 @@ static LogicalResult vectorizeKernelBuffers(gpu::GPUFuncOp fn,
       if (container::isDescriptorKind(a.kind) && a.set == buffer.set &&
           a.binding == buffer.binding)
         a.baseAlignment = buffer.vectorBytes;
-  original->setAttr(kKernelABIAttrName, abi->toAttr(fn.getContext()));
+  original->setAttr(kKernelABIAttrName, abi->toAttr(original));
   return success();
 }
 
@@ -1317,9 +1317,35 @@ private:
 };
 } // namespace
 
+/// The index width of the kernels of `gpuModule` (their `kiln.abi`'s
+/// index_bits), which must agree; 32 without kernels.
+static FailureOr<bool> moduleUses64BitIndex(gpu::GPUModuleOp gpuModule) {
+  std::optional<unsigned> bits;
+  for (auto fn : gpuModule.getOps<gpu::GPUFuncOp>()) {
+    if (!fn.isKernel())
+      continue;
+    FailureOr<KernelABI> abi = KernelABI::read(fn);
+    if (failed(abi))
+      return failure();
+    if (bits && *bits != abi->indexBits)
+      return fn.emitError("kernel '")
+             << fn.getName() << "' has " << abi->indexBits
+             << "-bit index push constants, but another kernel of GPU "
+                "module '"
+             << gpuModule.getName() << "' has " << *bits
+             << "-bit ones; one SPIR-V module has one index width";
+    bits = abi->indexBits;
+  }
+  return bits.value_or(32) == 64;
+}
+
 LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
                                                    spirv::TargetEnvAttr env) {
   MLIRContext *ctx = &getContext();
+  FailureOr<bool> indexIs64 = moduleUses64BitIndex(gpuModule);
+  if (failed(indexIs64))
+    return failure();
+  bool use64BitIndex = *indexIs64;
   // Work on a clone nested in the original: the host's launches keep
   // verifying against the original gpu.funcs.
   OpBuilder b = OpBuilder::atBlockBegin(gpuModule.getBody());
@@ -1343,6 +1369,9 @@ LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
     FailureOr<KernelABI> abi = KernelABI::read(fn);
     if (failed(abi) || failed(rewriteKernelSignature(fn, *abi)))
       return failure();
+    // The clone's signature is the converted one now; the original kernel
+    // keeps the ABI.
+    fn->removeAttr(kKernelABIAttrName);
   }
   for (auto fn : clone.getOps<gpu::GPUFuncOp>())
     widenEmulatedIntegerOps(fn, env);

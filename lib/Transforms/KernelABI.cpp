@@ -29,138 +29,6 @@ using container::ArgInfo;
 using container::ArgKind;
 using container::ScalarType;
 
-//===----------------------------------------------------------------------===//
-// The kiln.abi attribute
-//===----------------------------------------------------------------------===//
-
-/// The `kind` of an argument in `kiln.abi`.
-static StringRef argKindName(ArgKind kind) {
-  switch (kind) {
-  case ArgKind::MemRef:
-    return "memref";
-  case ArgKind::Scalar:
-    return "scalar";
-  case ArgKind::Address:
-    return "address";
-  case ArgKind::StridedAddress:
-    return "strided_address";
-  case ArgKind::IdentityMemRef:
-    return "identity_memref";
-  }
-  return "";
-}
-
-DictionaryAttr KernelABI::toAttr(MLIRContext *context) const {
-  Builder b(context);
-  SmallVector<Attribute> argAttrs;
-  for (const ArgInfo &a : args) {
-    SmallVector<NamedAttribute> fields;
-    bool isMemRef = container::isMemRefKind(a.kind);
-    fields.push_back(
-        b.getNamedAttr("kind", b.getStringAttr(argKindName(a.kind))));
-    if (!isMemRef)
-      fields.push_back(b.getNamedAttr(
-          "type", b.getStringAttr(container::scalarTypeName(a.scalarType))));
-    fields.push_back(b.getNamedAttr("size", b.getI32IntegerAttr(a.size)));
-    if (isMemRef)
-      fields.push_back(b.getNamedAttr("rank", b.getI32IntegerAttr(a.rank)));
-    if (container::isDescriptorKind(a.kind)) {
-      fields.push_back(b.getNamedAttr("set", b.getI32IntegerAttr(a.set)));
-      fields.push_back(
-          b.getNamedAttr("binding", b.getI32IntegerAttr(a.binding)));
-    }
-    if (a.pushConstantOffset != container::kNoPushConstant)
-      fields.push_back(b.getNamedAttr(
-          "push_constant_offset", b.getI32IntegerAttr(a.pushConstantOffset)));
-    if (a.baseAlignment)
-      fields.push_back(b.getNamedAttr("base_alignment",
-                                      b.getI32IntegerAttr(a.baseAlignment)));
-    argAttrs.push_back(b.getDictionaryAttr(fields));
-  }
-  return b.getDictionaryAttr(
-      {b.getNamedAttr("index_bits", b.getI32IntegerAttr(indexBits)),
-       b.getNamedAttr("push_constant_size",
-                      b.getI32IntegerAttr(pushConstantSize)),
-       b.getNamedAttr("args", b.getArrayAttr(argAttrs))});
-}
-
-FailureOr<KernelABI> KernelABI::read(gpu::GPUFuncOp kernel) {
-  auto dict = kernel->getAttrOfType<DictionaryAttr>(kKernelABIAttrName);
-  auto fail = [&](const Twine &why) -> FailureOr<KernelABI> {
-    return kernel.emitError("kernel '")
-           << kernel.getName() << "' has " << why
-           << "; run kiln-spirv-kernel-abi first";
-  };
-  if (!dict)
-    return fail("no '" + kKernelABIAttrName + "' attribute");
-  auto getInt = [&](DictionaryAttr d, StringRef key, int64_t dflt) {
-    if (auto i = d.getAs<IntegerAttr>(key))
-      return i.getInt();
-    return dflt;
-  };
-  KernelABI abi;
-  abi.indexBits = getInt(dict, "index_bits", 0);
-  abi.pushConstantSize = getInt(dict, "push_constant_size", -1);
-  auto args = dict.getAs<ArrayAttr>("args");
-  if ((abi.indexBits != 32 && abi.indexBits != 64) || !args ||
-      args.size() != kernel.getNumArguments())
-    return fail("a malformed '" + kKernelABIAttrName + "' attribute");
-  for (auto [i, attr] : llvm::enumerate(args)) {
-    auto d = dyn_cast<DictionaryAttr>(attr);
-    auto kind = d ? d.getAs<StringAttr>("kind") : StringAttr();
-    if (!kind)
-      return fail("a malformed '" + kKernelABIAttrName + "' attribute");
-    ArgInfo a;
-    std::optional<ArgKind> parsed;
-    for (ArgKind k : {ArgKind::MemRef, ArgKind::Scalar, ArgKind::Address,
-                      ArgKind::StridedAddress, ArgKind::IdentityMemRef})
-      if (kind.getValue() == argKindName(k))
-        parsed = k;
-    if (!parsed)
-      return fail("argument kind '" + kind.getValue() + "' in '" +
-                  kKernelABIAttrName + "'");
-    a.kind = *parsed;
-    a.size = getInt(d, "size", 0);
-    a.rank = getInt(d, "rank", 0);
-    a.set = getInt(d, "set", 0);
-    a.binding = getInt(d, "binding", 0);
-    a.pushConstantOffset =
-        getInt(d, "push_constant_offset", container::kNoPushConstant);
-    a.baseAlignment = getInt(d, "base_alignment", 0);
-    if (a.kind == ArgKind::Scalar)
-      a.scalarType = getScalarType(kernel.getArgument(i).getType());
-    abi.args.push_back(a);
-  }
-  return abi;
-}
-
-container::ScalarType kiln::getScalarType(Type type) {
-  if (type.isIndex())
-    return ScalarType::Index;
-  if (auto i = dyn_cast<IntegerType>(type)) {
-    switch (i.getWidth()) {
-    case 1:
-      return ScalarType::I1;
-    case 8:
-      return ScalarType::I8;
-    case 16:
-      return ScalarType::I16;
-    case 32:
-      return ScalarType::I32;
-    case 64:
-      return ScalarType::I64;
-    }
-    return ScalarType::None;
-  }
-  if (type.isF16())
-    return ScalarType::F16;
-  if (type.isF32())
-    return ScalarType::F32;
-  if (type.isF64())
-    return ScalarType::F64;
-  return ScalarType::None;
-}
-
 std::optional<spirv::StorageClass> kiln::mapMemorySpace(Attribute space) {
   if (auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space)) {
     switch (gpuSpace.getValue()) {
@@ -179,24 +47,6 @@ std::optional<spirv::StorageClass> kiln::mapMemorySpace(Attribute space) {
 
 bool kiln::needsMetadata(MemRefType type) {
   return !type.hasStaticShape() || !type.getLayout().isIdentity();
-}
-
-/// Bytes of one memref element, or 0 when the element type is not storable
-/// in a Vulkan storage buffer.
-static unsigned getElementBytes(Type elementType) {
-  if (auto vec = dyn_cast<VectorType>(elementType)) {
-    if (vec.getRank() != 1 || vec.isScalable())
-      return 0;
-    return vec.getNumElements() * getElementBytes(vec.getElementType());
-  }
-  if (elementType.isIndex())
-    return 0;
-  if (!elementType.isIntOrFloat())
-    return 0;
-  unsigned bits = elementType.getIntOrFloatBitWidth();
-  if (bits % 8 || bits > 64)
-    return 0;
-  return bits / 8;
 }
 
 //===----------------------------------------------------------------------===//
@@ -540,7 +390,7 @@ LogicalResult KernelABIPass::assignArguments(gpu::GPUFuncOp kernel,
               "metadata, above the "
            << kMaxPushConstantBytes
            << " bytes every Vulkan device provides (maxPushConstantsSize)";
-  kernel->setAttr(kKernelABIAttrName, abi.toAttr(ctx));
+  kernel->setAttr(kKernelABIAttrName, abi.toAttr(kernel));
   return success();
 }
 

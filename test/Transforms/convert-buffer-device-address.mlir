@@ -22,7 +22,7 @@
 // CHECK: %[[Q:.*]] = spirv.AccessChain %[[HIST]]
 // CHECK: spirv.AtomicIAdd <Device> <AcquireRelease> %[[Q]], %{{.*}} : !spirv.ptr<i32, PhysicalStorageBuffer>
 // CHECK-NOT: StorageBuffer>
-// CHECK: gpu.func @k(%{{.*}}: memref<?xf32>, %{{.*}}: memref<16xi32>, %{{.*}}: f32) kernel attributes {kiln.abi = {args = [{kind = "strided_address", push_constant_offset = 0 : i32, rank = 1 : i32, size = 4 : i32}, {kind = "address", push_constant_offset = 24 : i32, rank = 1 : i32, size = 4 : i32}, {kind = "scalar", push_constant_offset = 32 : i32, size = 4 : i32, type = "f32"}], index_bits = 32 : i32, push_constant_size = 36 : i32}
+// CHECK: gpu.func @k(%{{.*}}: memref<?xf32>, %{{.*}}: memref<16xi32>, %{{.*}}: f32) kernel attributes {kiln.abi = #kiln.kernel_abi<index_bits = 32, push_constant_size = 36, args = [#kiln.arg<strided_address, size = 4, rank = 1, push_constant_offset = 0>, #kiln.arg<address, size = 4, rank = 1, push_constant_offset = 24>, #kiln.arg<scalar, type = f32, size = 4, push_constant_offset = 32>]>
 
 // Under `auto` these small buffers stay descriptors, and the module keeps
 // the Logical addressing model although its target env allows addresses.

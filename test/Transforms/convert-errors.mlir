@@ -83,3 +83,4 @@ module attributes {gpu.container_module} {
     }
   }
 }
+

@@ -27,13 +27,13 @@
 
 // The original kernel, which the host's launches and the container see.
 // CHECK-LABEL: gpu.func @buffers
-// CHECK-SAME: kiln.abi = {args = [
+// CHECK-SAME: kiln.abi = #kiln.kernel_abi<index_bits = 32, push_constant_size = 32, args = [
 // The flat buffer of memref<?x?xf32>, read as vec4 by its alignment.
-// CHECK-SAME: {base_alignment = 16 : i32, binding = 0 : i32, kind = "identity_memref"
+// CHECK-SAME: #kiln.arg<identity_memref, size = 4, rank = 2, push_constant_offset = 0, base_alignment = 16>,
 // A static buffer whose vector stores are provably aligned.
-// CHECK-SAME: {base_alignment = 16 : i32, binding = 1 : i32, kind = "memref"
+// CHECK-SAME: #kiln.arg<memref, size = 4, rank = 2, binding = 1, base_alignment = 16>,
 // A vector load at an index not known to be aligned: scalars.
-// CHECK-SAME: {binding = 2 : i32, kind = "identity_memref"
+// CHECK-SAME: #kiln.arg<identity_memref, size = 4, rank = 1, binding = 2, push_constant_offset = 20>]>
 // CHECK-NOT: base_alignment
 
 module attributes {gpu.container_module} {

@@ -7,7 +7,7 @@
 // CHECK-SAME: %{{.*}}: memref<1024xf32> {spirv.interface_var_abi = #spirv.interface_var_abi<(0, 0)>}
 // CHECK-SAME: %{{.*}}: memref<40000000xf32>,
 // CHECK-SAME: %{{.*}}: memref<?xf32> {spirv.interface_var_abi = #spirv.interface_var_abi<(0, 1)>}
-// CHECK-SAME: kiln.abi = {args = [{binding = 0 : i32, kind = "memref", rank = 1 : i32, set = 0 : i32, size = 4 : i32}, {kind = "address", push_constant_offset = 0 : i32, rank = 1 : i32, size = 4 : i32}, {binding = 1 : i32, kind = "identity_memref", push_constant_offset = 8 : i32, rank = 1 : i32, set = 0 : i32, size = 4 : i32}], index_bits = 32 : i32, push_constant_size = 20 : i32}
+// CHECK-SAME: kiln.abi = #kiln.kernel_abi<index_bits = 32, push_constant_size = 20, args = [#kiln.arg<memref, size = 4, rank = 1>, #kiln.arg<address, size = 4, rank = 1, push_constant_offset = 0>, #kiln.arg<identity_memref, size = 4, rank = 1, binding = 1, push_constant_offset = 8>]>
 module attributes {gpu.container_module} {
   gpu.module @m attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.5, [Shader, Int64, PhysicalStorageBufferAddresses], [SPV_KHR_storage_buffer_storage_class]>, #spirv.resource_limits<>>} {
     gpu.func @big(%small: memref<1024xf32>, %large: memref<40000000xf32>, %dyn: memref<?xf32>) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]>} {

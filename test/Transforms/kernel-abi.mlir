@@ -10,17 +10,16 @@
 // CHECK-SAME: %{{.*}}: memref<8xf32> {spirv.interface_var_abi = #spirv.interface_var_abi<(0, 0)>}
 // CHECK-SAME: %{{.*}}: memref<?xf32> {spirv.interface_var_abi = #spirv.interface_var_abi<(0, 1)>}
 // CHECK-SAME: %{{.*}}: f32, %{{.*}}: index
-// CHECK-SAME: kiln.abi = {args = [
-// CHECK-SAME: {binding = 0 : i32, kind = "memref", rank = 1 : i32, set = 0 : i32, size = 4 : i32},
-// CHECK-SAME: {binding = 1 : i32, kind = "identity_memref", push_constant_offset = 0 : i32, rank = 1 : i32, set = 0 : i32, size = 4 : i32},
-// CHECK-SAME: {kind = "scalar", push_constant_offset = 12 : i32, size = 4 : i32, type = "f32"},
-// CHECK-SAME: {kind = "scalar", push_constant_offset = 16 : i32, size = 4 : i32, type = "index"}],
-// CHECK-SAME: index_bits = 32 : i32, push_constant_size = 20 : i32}
+// CHECK-SAME: kiln.abi = #kiln.kernel_abi<index_bits = 32, push_constant_size = 20, args = [
+// CHECK-SAME: #kiln.arg<memref, size = 4, rank = 1>,
+// CHECK-SAME: #kiln.arg<identity_memref, size = 4, rank = 1, binding = 1, push_constant_offset = 0>,
+// CHECK-SAME: #kiln.arg<scalar, type = f32, size = 4, push_constant_offset = 12>,
+// CHECK-SAME: #kiln.arg<scalar, type = index, size = 4, push_constant_offset = 16>]>
 // CHECK-SAME: spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 2, 1]>
 // I64-LABEL: gpu.func @scale
-// I64-SAME: {kind = "scalar", push_constant_offset = 24 : i32, size = 4 : i32, type = "f32"},
-// I64-SAME: {kind = "scalar", push_constant_offset = 32 : i32, size = 8 : i32, type = "index"}],
-// I64-SAME: index_bits = 64 : i32, push_constant_size = 40 : i32}
+// I64-SAME: kiln.abi = #kiln.kernel_abi<index_bits = 64, push_constant_size = 40, args = [
+// I64-SAME: #kiln.arg<scalar, type = f32, size = 4, push_constant_offset = 24>,
+// I64-SAME: #kiln.arg<scalar, type = index, size = 8, push_constant_offset = 32>]>
 module attributes {gpu.container_module} {
   gpu.module @m attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, #spirv.resource_limits<>>} {
     gpu.func @scale(%a: memref<8xf32>, %b: memref<?xf32>, %k: f32, %n: index) kernel {
@@ -47,11 +46,11 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: %{{.*}}: memref<4x4xf32, strided<[8, 1], offset: ?>> {spirv.interface_var_abi = #spirv.interface_var_abi<(0, 2)>}
 // CHECK-SAME: %{{.*}}: memref<4xi8> {spirv.interface_var_abi = #spirv.interface_var_abi<(0, 3)>}
 // CHECK-SAME: %{{.*}}: i1, %{{.*}}: f64
-// CHECK-SAME: {binding = 2 : i32, kind = "memref", push_constant_offset = 0 : i32, rank = 2 : i32, set = 0 : i32, size = 4 : i32}
-// CHECK-SAME: {binding = 3 : i32, kind = "memref", rank = 1 : i32, set = 0 : i32, size = 1 : i32}
-// CHECK-SAME: {kind = "scalar", push_constant_offset = 20 : i32, size = 4 : i32, type = "i1"}
-// CHECK-SAME: {kind = "scalar", push_constant_offset = 24 : i32, size = 8 : i32, type = "f64"}
-// CHECK-SAME: push_constant_size = 32 : i32
+// CHECK-SAME: #kiln.arg<memref, size = 4, rank = 2, binding = 2, push_constant_offset = 0>
+// CHECK-SAME: #kiln.arg<memref, size = 1, rank = 1, binding = 3>
+// CHECK-SAME: #kiln.arg<scalar, type = i1, size = 4, push_constant_offset = 20>
+// CHECK-SAME: #kiln.arg<scalar, type = f64, size = 8, push_constant_offset = 24>
+// CHECK-SAME: ]>
 // CHECK-SAME: spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [4, 4, 1]>
 module attributes {gpu.container_module} {
   gpu.module @m attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, #spirv.resource_limits<>>} {

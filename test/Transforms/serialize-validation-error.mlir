@@ -13,7 +13,7 @@ module attributes {gpu.container_module} {
       spirv.EntryPoint "GLCompute" @k, @buf
       spirv.ExecutionMode @k "LocalSize", 1, 1, 1
     }
-    gpu.func @k() kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]>, kiln.abi = {args = [], index_bits = 32 : i32, push_constant_size = 0 : i32}} {
+    gpu.func @k() kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]>, kiln.abi = #kiln.kernel_abi<index_bits = 32, push_constant_size = 0, args = []>} {
       gpu.return
     }
   }

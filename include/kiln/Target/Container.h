@@ -180,6 +180,14 @@ std::vector<uint8_t> write(const ModuleInfo &module);
 bool parse(const void *data, size_t size, ModuleInfo &module,
            std::string &error);
 
+/// Checks one argument of a kernel whose push-constant block has
+/// `pushConstantSize` bytes and whose index fields have `indexBits` bits:
+/// its fields agree with its kind and its push-constant data fits the
+/// block. On failure returns false with `why` saying what is wrong, as
+/// "has ..." (parse and the kernel ABI attribute's verifier share it).
+bool checkArg(const ArgInfo &arg, uint32_t pushConstantSize, uint32_t indexBits,
+              std::string &why);
+
 /// Human-readable name of a scalar type ("f32", "index", ...).
 const char *scalarTypeName(ScalarType type);
 

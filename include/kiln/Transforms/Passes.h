@@ -11,6 +11,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
+#include "kiln/Dialect/Kiln/KilnDialect.h"
+
 namespace kiln {
 
 #define GEN_PASS_DECL
@@ -18,9 +20,6 @@ namespace kiln {
 
 #define GEN_PASS_REGISTRATION
 #include "kiln/Transforms/Passes.h.inc"
-
-/// Name of the kernel attribute that holds Kiln's argument table.
-constexpr llvm::StringLiteral kKernelABIAttrName = "kiln.abi";
 
 /// Vulkan guarantees at least this many bytes of push constants; Kiln's
 /// kernels never need more (docs/abi.md).

@@ -78,7 +78,7 @@ def KilnSPIRVKernelABI : Pass<"kiln-spirv-kernel-abi", "::mlir::ModuleOp"> {
     `spirv.interface_var_abi`, an error when the target env lacks
     PhysicalStorageBufferAddresses or Int64.
   }];
-  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect", "::kiln::KilnDialect"];
   let options = [
     Option<"use64BitIndex", "use-64bit-index", "bool", /*default=*/"false",
            "Index-typed push constants (scalars and memref metadata) are "
@@ -100,18 +100,17 @@ def KilnConvertGPUToSPIRV
     `gpu.func`s so host launches still verify. Memref arguments with dynamic
     shape or layout are flattened to storage buffers addressed with metadata
     from the push-constant block, and scalar arguments are read from it, as
-    `kiln.abi` (from `kiln-spirv-kernel-abi`) describes.
+    `kiln.abi` (from `kiln-spirv-kernel-abi`) describes. Index arithmetic
+    has the width the kernels' `kiln.abi` gives (`index_bits`), which the
+    kernels of one GPU module must agree on.
 
     An op that cannot be lowered for the module's target env is reported at
     the op with the capabilities or extensions it would need.
   }];
   let dependentDialects = ["::mlir::spirv::SPIRVDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::memref::MemRefDialect"];
-  let options = [
-    Option<"use64BitIndex", "use-64bit-index", "bool", /*default=*/"false",
-           "Lower index to i64 (must match kiln-spirv-kernel-abi)">,
-  ];
+                           "::mlir::memref::MemRefDialect",
+                           "::kiln::KilnDialect"];
 }
 
 def KilnTidySPIRV : Pass<"kiln-tidy-spirv", "::mlir::spirv::ModuleOp"> {
