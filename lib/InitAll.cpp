@@ -3,6 +3,12 @@
 #include "kiln/InitAll.h"
 #include "kiln/Dialect/Kiln/KilnDialect.h"
 #include "kiln/Pipelines/Pipelines.h"
+#include "kiln/Conversion/GPUToNVVM/Passes.h"
+#include "kiln/Conversion/GPUToSPIRV/Passes.h"
+#include "kiln/Host/Passes.h"
+#include "kiln/Target/NVVM/Passes.h"
+#include "kiln/Target/SPIRV/Passes.h"
+#include "kiln/Target/SPIRVCPU/Passes.h"
 #include "kiln/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -21,6 +27,16 @@ void kiln::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   // Serializing NVVM GPU modules translates them to LLVM IR in-process.
   mlir::registerAllToLLVMIRTranslations(registry);
+}
+
+void kiln::registerKilnPasses() {
+  registerKilnTransformsPasses();
+  registerKilnGPUToSPIRVPasses();
+  registerKilnGPUToNVVMPasses();
+  registerKilnTargetSPIRVPasses();
+  registerKilnTargetSPIRVCPUPasses();
+  registerKilnTargetNVVMPasses();
+  registerKilnHostPasses();
 }
 
 void kiln::registerAllPasses() {

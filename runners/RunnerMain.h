@@ -12,7 +12,7 @@
 
 #include "kiln/InitAll.h"
 #include "kiln/Runtime/Runtime.h"
-#include "kiln/Target/AOT.h"
+#include "kiln/Target/AOT/AOT.h"
 
 #include "mlir/ExecutionEngine/JitRunner.h"
 #include "mlir/IR/Diagnostics.h"

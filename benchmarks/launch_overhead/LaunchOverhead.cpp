@@ -14,7 +14,7 @@
 
 #include "HandWrittenLoop.h"
 #include "kiln/Runtime/VulkanRuntime.h"
-#include "kiln/Target/Container.h"
+#include "kiln/Target/SPIRV/Container.h"
 
 #include "LaunchLoop.h"
 

@@ -13,6 +13,9 @@ namespace kiln {
 /// interface that `#gpu.object<#spirv.target_env...>` needs.
 void registerAllDialects(mlir::DialectRegistry &registry);
 
+/// Kiln's passes, of every stage (kiln/*/Passes.td).
+void registerKilnPasses();
+
 /// Upstream's passes plus Kiln's passes and pipelines.
 void registerAllPasses();
 

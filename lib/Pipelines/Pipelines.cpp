@@ -1,6 +1,12 @@
 //===- Pipelines.cpp - Kiln's pass pipelines ------------------------------===//
 
 #include "kiln/Pipelines/Pipelines.h"
+#include "kiln/Conversion/GPUToNVVM/Passes.h"
+#include "kiln/Conversion/GPUToSPIRV/Passes.h"
+#include "kiln/Host/Passes.h"
+#include "kiln/Target/NVVM/Passes.h"
+#include "kiln/Target/SPIRV/Passes.h"
+#include "kiln/Target/SPIRVCPU/Passes.h"
 #include "kiln/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"

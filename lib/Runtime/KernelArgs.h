@@ -11,7 +11,7 @@
 #ifndef KILN_RUNTIME_KERNELARGS_H
 #define KILN_RUNTIME_KERNELARGS_H
 
-#include "kiln/Target/Container.h"
+#include "kiln/Target/SPIRV/Container.h"
 
 #include <cstdint>
 #include <cstring>

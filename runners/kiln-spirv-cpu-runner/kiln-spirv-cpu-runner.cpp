@@ -12,7 +12,7 @@
 #include "../RunnerMain.h"
 #include "kiln/Pipelines/Pipelines.h"
 #include "kiln/Runtime/SPIRVCPURuntime.h"
-#include "kiln/Target/TargetEnvs.h"
+#include "kiln/Target/SPIRV/TargetEnvs.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/IR/MLIRContext.h"

@@ -1,6 +1,6 @@
 //===- ContainerTest.cpp - Kiln container round trips and corruption ------===//
 
-#include "kiln/Target/Container.h"
+#include "kiln/Target/SPIRV/Container.h"
 
 #include <gtest/gtest.h>
 

@@ -14,7 +14,7 @@
 #include "kiln/Runtime/SPIRVCPURuntime.h"
 #include "kiln/Runtime/Runtime.h"
 #include "kiln/Runtime/SPIRVCPUABI.h"
-#include "kiln/Target/Container.h"
+#include "kiln/Target/SPIRV/Container.h"
 
 #include "Executor.h"
 #include "KernelArgs.h"

@@ -12,7 +12,7 @@
 
 #include "kiln/Runtime/VulkanRuntime.h"
 #include "kiln/Runtime/Runtime.h"
-#include "kiln/Target/Container.h"
+#include "kiln/Target/SPIRV/Container.h"
 
 #include <gtest/gtest.h>
 

@@ -11,7 +11,7 @@
 //
 // mlir, spirv, container, ptx and cubin stop after the device pipeline; llvm,
 // obj and exe lower the host too and compile it in-process
-// (lib/Target/AOT.cpp).
+// (lib/Target/AOT/AOT.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,10 +20,10 @@
 #include "kiln/Runtime/CUDARuntime.h"
 #include "kiln/Runtime/Runtime.h"
 #include "kiln/Runtime/VulkanRuntime.h"
-#include "kiln/Target/AOT.h"
-#include "kiln/Target/CUDA.h"
-#include "kiln/Target/Container.h"
-#include "kiln/Target/TargetEnvs.h"
+#include "kiln/Target/AOT/AOT.h"
+#include "kiln/Target/NVVM/CUDA.h"
+#include "kiln/Target/SPIRV/Container.h"
+#include "kiln/Target/SPIRV/TargetEnvs.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -1,7 +1,7 @@
 /*===- AOTEntry.h - Between kiln-compile --emit=exe and its main() -*- C -*-===
  *
  * kiln-compile generates these three functions into an executable's object
- * file (lib/Target/AOT.cpp); main() in lib/Runtime/AOT/AOTMain.cpp calls
+ * file (lib/Target/AOT/AOT.cpp); main() in lib/Runtime/AOT/AOTMain.cpp calls
  * them. No LLVM: AOTMain.cpp includes it too.
  *
  *===----------------------------------------------------------------------===*/

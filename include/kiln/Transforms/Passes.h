@@ -1,17 +1,25 @@
-//===- Passes.h - Kiln passes ----------------------------------*- C++ -*-===//
+//===- Passes.h - KilnTransforms passes ---------------------------*- C++
+//-*-===//
+//
+// Kernel transforms shared by both targets (Passes.td).
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef KILN_TRANSFORMS_PASSES_H
 #define KILN_TRANSFORMS_PASSES_H
 
+#include "kiln/Dialect/Kiln/KilnDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
-
-#include "kiln/Dialect/Kiln/KilnDialect.h"
 
 namespace kiln {
 
@@ -20,10 +28,6 @@ namespace kiln {
 
 #define GEN_PASS_REGISTRATION
 #include "kiln/Transforms/Passes.h.inc"
-
-/// Vulkan guarantees at least this many bytes of push constants; Kiln's
-/// kernels never need more (docs/abi.md).
-constexpr unsigned kMaxPushConstantBytes = 128;
 
 } // namespace kiln
 

@@ -22,7 +22,7 @@
 #include "../FillResource.h"
 #include "../Timeout.h"
 #include "Driver.h"
-#include "kiln/Target/Container.h"
+#include "kiln/Target/SPIRV/Container.h"
 
 #include <algorithm>
 #include <chrono>

@@ -42,7 +42,7 @@
 
 #include "kiln/Runtime/SPIRVCPUABI.h"
 #include "kiln/Runtime/Status.h"
-#include "kiln/Target/Container.h"
+#include "kiln/Target/SPIRV/Container.h"
 
 #include <atomic>
 #include <condition_variable>

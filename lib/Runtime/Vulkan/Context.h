@@ -14,7 +14,7 @@
 #include "Loader.h"
 #include "kiln/Runtime/Status.h"
 #include "kiln/Runtime/VulkanRuntime.h"
-#include "kiln/Target/Container.h"
+#include "kiln/Target/SPIRV/Container.h"
 
 #include <atomic>
 #include <chrono>

@@ -9,7 +9,7 @@
 #define KILN_DIALECT_KILN_KERNELABI_H
 
 #include "kiln/Dialect/Kiln/KilnDialect.h"
-#include "kiln/Target/Container.h"
+#include "kiln/Target/SPIRV/Container.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 

@@ -1,0 +1,98 @@
+//===- Passes.td - KilnHost -*- tablegen -*-===//
+//
+// The host side of launches: memory spaces, registrations, async.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_HOST_PASSES
+#define KILN_HOST_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def KilnHostGPUGlobalMemorySpace
+    : Pass<"kiln-host-gpu-global-memory-space", "::mlir::ModuleOp"> {
+  let summary = "Drop #gpu.address_space<global> from host memref types";
+  let description = [{
+    On the host, a memref in `#gpu.address_space<global>` is a device buffer
+    reached through an ordinary pointer: its descriptor is the one of the same
+    memref with no memory space. This pass rewrites those types everywhere
+    outside GPU modules (signatures, values, attributes) so that the host
+    lowering to LLVM, which has no mapping for GPU address spaces, accepts
+    them. It runs after the kernels have been serialized, so GPU modules keep
+    their address spaces.
+
+    Before:
+    ```mlir
+    func.func @f(%a: memref<16xf32, #gpu.address_space<global>>)
+    ```
+    After:
+    ```mlir
+    func.func @f(%a: memref<16xf32>)
+    ```
+  }];
+}
+
+def KilnRegisterHostMemRefs
+    : Pass<"kiln-register-host-memrefs", "::mlir::ModuleOp"> {
+  let summary = "Register host memrefs with the CUDA driver around launches";
+  let description = [{
+    CUDA kernels can only touch host memory that is registered with the
+    driver. For each `gpu.launch_func` memref operand whose memory does not
+    come from `gpu.alloc` (memref.alloc, memref.alloca, a global, a function
+    argument, or views of them), this pass registers the memref before the
+    launch (`gpu.host_register`) and unregisters it after
+    (`gpu.host_unregister`, which waits for the launch). Kiln's CUDA runtime
+    counts registrations per page, so overlapping views and memrefs the
+    program registers itself are fine.
+
+    Before:
+    ```mlir
+    %m = memref.alloc() : memref<16xf32>
+    gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1) args(%m : memref<16xf32>)
+    ```
+    After:
+    ```mlir
+    %u = memref.cast %m : memref<16xf32> to memref<*xf32>
+    gpu.host_register %u : memref<*xf32>
+    gpu.launch_func @k::@f ... args(%m : memref<16xf32>)
+    gpu.host_unregister %u : memref<*xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def KilnMergeAsyncDependencies
+    : Pass<"kiln-merge-async-dependencies", "::mlir::ModuleOp"> {
+  let summary = "Give every async GPU op one async dependency";
+  let description = [{
+    `gpu-to-llvm` runs an async op on the stream of its single async
+    dependency and refuses ops with several, which programs using several
+    streams have (and `gpu-async-region` adds to them). Each such op gets a
+    `gpu.wait async` joining its dependencies (a new stream waiting on events
+    recorded on the others) as its one dependency.
+
+    Before:
+    ```mlir
+    %t = gpu.launch_func async [%a, %b] @m::@k ...
+    ```
+    After:
+    ```mlir
+    %j = gpu.wait async [%a, %b]
+    %t = gpu.launch_func async [%j] @m::@k ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def KilnSyncHostSharedAlloc
+    : Pass<"kiln-sync-host-shared-alloc", "::mlir::ModuleOp"> {
+  let summary = "Make async host_shared gpu.alloc ops synchronous";
+  let description = [{
+    `gpu-to-llvm` lowers `gpu.alloc host_shared` only in its synchronous
+    form, but `gpu-async-region` makes every allocation async. This pass
+    turns `%m, %t = gpu.alloc async [%deps] host_shared ()` back into a wait
+    for `%deps`, a synchronous allocation and a fresh token.
+  }];
+}
+
+#endif // KILN_HOST_PASSES

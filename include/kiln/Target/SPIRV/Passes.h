@@ -1,0 +1,34 @@
+//===- Passes.h - KilnTargetSPIRV passes ---------------------------*- C++
+//-*-===//
+//
+// SPIR-V modules to validated words in Kiln's container (Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TARGET_SPIRV_PASSES_H
+#define KILN_TARGET_SPIRV_PASSES_H
+
+#include "kiln/Dialect/Kiln/KilnDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace kiln {
+
+#define GEN_PASS_DECL
+#include "kiln/Target/SPIRV/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "kiln/Target/SPIRV/Passes.h.inc"
+
+} // namespace kiln
+
+#endif // KILN_TARGET_SPIRV_PASSES_H

@@ -1,0 +1,68 @@
+//===- Serialization.h - The words of a spirv.module ------------*- C++ -*-===//
+//
+// What `--kiln-serialize-spirv` puts in the container, for the passes that
+// need the same words before it runs (`--kiln-spirv-to-cpu` keys the kernels
+// it compiles by their hash).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TARGET_SPIRV_SERIALIZATION_H
+#define KILN_TARGET_SPIRV_SERIALIZATION_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+
+namespace kiln {
+
+/// Debug printf's stubs: their name prefix, and the spirv.module attribute
+/// with the formats (kiln-convert-gpu-to-spirv makes them,
+/// rewriteDebugPrintfCalls replaces them).
+inline constexpr llvm::StringLiteral kDebugPrintfStubPrefix =
+    "__kiln_debug_printf_";
+inline constexpr llvm::StringLiteral kDebugPrintfFormatsAttr =
+    "kiln.debug_printf_formats";
+
+/// Replaces the calls of the stubs in serialized SPIR-V with
+/// NonSemantic.DebugPrintf instructions of `formats` and removes the stubs.
+/// Does nothing when `formats` is empty. Fails, with `error` set, on SPIR-V
+/// it cannot rewrite.
+mlir::LogicalResult
+rewriteDebugPrintfCalls(llvm::SmallVectorImpl<uint32_t> &words,
+                        llvm::ArrayRef<std::string> formats,
+                        std::string &error);
+
+/// Serializes `module` as `--kiln-serialize-spirv` does, before validation:
+/// completes its (version, capabilities, extensions) for the target env and
+/// turns the debug printf stubs into NonSemantic.DebugPrintf instructions.
+/// `module` is not changed: upstream's serializer rewrites the uses of
+/// structured-construct results, so it serializes a copy, in which every
+/// such result that a branch passes on is first copied by an identity
+/// operation (upstream gives a phi whose operand is a later construct's
+/// result the id 0).
+mlir::LogicalResult serializeSPIRVWords(mlir::spirv::ModuleOp module,
+                                        llvm::SmallVectorImpl<uint32_t> &words);
+
+/// True when a loop or selection result of type `type` may feed a branch
+/// (a phi) in a module that serializeSPIRVWords serializes: scalars and
+/// vectors of numbers and booleans. Other results must not (see
+/// serializeSPIRVWords).
+bool canBranchConstructResult(mlir::Type type);
+
+/// The spirv.module that kiln-convert-gpu-to-spirv nested in `gpuModule`;
+/// an error at the GPU module unless there is exactly one.
+mlir::FailureOr<mlir::spirv::ModuleOp>
+getNestedSPIRVModule(mlir::gpu::GPUModuleOp gpuModule);
+
+/// Calls `fn` on every GPU module under `root` that holds a spirv.module
+/// (collected first, so that `fn` may replace it); fails if any call fails.
+mlir::LogicalResult forEachSPIRVGPUModule(
+    mlir::Operation *root,
+    llvm::function_ref<mlir::LogicalResult(mlir::gpu::GPUModuleOp)> fn);
+
+} // namespace kiln
+
+#endif // KILN_TARGET_SPIRV_SERIALIZATION_H

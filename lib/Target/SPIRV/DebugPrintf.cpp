@@ -1,0 +1,181 @@
+//===- DebugPrintf.cpp - Debug printf stubs into SPIR-V instructions ------===//
+//
+// The second of debug printf's two steps: in serialized SPIR-V, each call of
+// a stub becomes an OpExtInst of NonSemantic.DebugPrintf
+// (kiln/Target/SPIRV/Serialization.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Target/SPIRV/Serialization.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <cstring>
+
+using namespace mlir;
+
+//===----------------------------------------------------------------------===//
+// The binary rewrite
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum : uint16_t {
+  OpName = 5,
+  OpString = 7,
+  OpExtension = 10,
+  OpExtInstImport = 11,
+  OpExtInst = 12,
+  OpMemoryModel = 14,
+  OpEntryPoint = 15,
+  OpExecutionMode = 16,
+  OpCapability = 17,
+  OpFunction = 54,
+  OpFunctionEnd = 56,
+  OpFunctionCall = 57,
+  OpDecorate = 71,
+  OpExecutionModeId = 331,
+};
+constexpr uint32_t kDebugPrintfInstruction = 1;
+} // namespace
+
+/// A literal string as SPIR-V words: the bytes, a NUL, zero padding.
+static void appendString(SmallVectorImpl<uint32_t> &out, StringRef s) {
+  size_t words = s.size() / 4 + 1;
+  size_t at = out.size();
+  out.append(words, 0);
+  std::memcpy(out.data() + at, s.data(), s.size());
+}
+
+/// The literal string that starts at `words[at]` of an instruction ending
+/// before `end`.
+static StringRef readString(ArrayRef<uint32_t> words, size_t at, size_t end) {
+  const char *begin = reinterpret_cast<const char *>(words.data() + at);
+  size_t max = (end - at) * 4;
+  return StringRef(begin, strnlen(begin, max));
+}
+
+static void appendInstruction(SmallVectorImpl<uint32_t> &out, uint16_t opcode,
+                              ArrayRef<uint32_t> operands,
+                              std::optional<StringRef> string = std::nullopt) {
+  size_t at = out.size();
+  out.push_back(0);
+  out.append(operands.begin(), operands.end());
+  if (string)
+    appendString(out, *string);
+  out[at] = (static_cast<uint32_t>(out.size() - at) << 16) | opcode;
+}
+
+LogicalResult kiln::rewriteDebugPrintfCalls(SmallVectorImpl<uint32_t> &words,
+                                            ArrayRef<std::string> formats,
+                                            std::string &error) {
+  if (formats.empty())
+    return success();
+  if (words.size() < 5) {
+    error = "the SPIR-V has no header";
+    return failure();
+  }
+  struct Inst {
+    size_t at;
+    uint16_t opcode;
+    uint16_t count;
+  };
+  SmallVector<Inst> insts;
+  for (size_t i = 5; i < words.size();) {
+    uint16_t count = words[i] >> 16;
+    if (count == 0 || i + count > words.size()) {
+      error = "malformed instruction at word " + std::to_string(i);
+      return failure();
+    }
+    insts.push_back({i, static_cast<uint16_t>(words[i] & 0xffff), count});
+    i += count;
+  }
+
+  // The stubs, by their names; and where the new instructions go.
+  llvm::DenseMap<uint32_t, unsigned> stubs;
+  size_t afterExtensions = 0, afterImports = 0, afterHeader = 0;
+  for (auto [index, inst] : llvm::enumerate(insts)) {
+    switch (inst.opcode) {
+    case OpCapability:
+    case OpExtension:
+      afterExtensions = index;
+      [[fallthrough]];
+    case OpExtInstImport:
+      afterImports = index;
+      [[fallthrough]];
+    case OpMemoryModel:
+    case OpEntryPoint:
+    case OpExecutionMode:
+    case OpExecutionModeId:
+      afterHeader = index;
+      break;
+    case OpName: {
+      if (inst.count < 3)
+        break;
+      StringRef name = readString(words, inst.at + 2, inst.at + inst.count);
+      unsigned k;
+      if (name.consume_front(kDebugPrintfStubPrefix) &&
+          !name.getAsInteger(10, k) && k < formats.size())
+        stubs[words[inst.at + 1]] = k;
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  if (stubs.empty()) {
+    // The module had gpu.printf ops, but their stubs are gone: printing
+    // would silently vanish.
+    error = "the module records " + std::to_string(formats.size()) +
+            " debug printf format(s) but has no stub functions to replace";
+    return failure();
+  }
+
+  uint32_t bound = words[3];
+  uint32_t importId = bound;
+  uint32_t firstStringId = bound + 1;
+  SmallVector<uint32_t> out(words.begin(), words.begin() + 5);
+  out[3] = bound + 1 + formats.size();
+  bool needExtension = words[1] < 0x00010600;
+  bool inStub = false;
+  for (auto [index, inst] : llvm::enumerate(insts)) {
+    ArrayRef<uint32_t> w(words.data() + inst.at, inst.count);
+    bool keep = true;
+    if (inStub) {
+      keep = false;
+      inStub = inst.opcode != OpFunctionEnd;
+    } else if (inst.opcode == OpFunction && inst.count >= 3 &&
+               stubs.count(w[2])) {
+      keep = false;
+      inStub = true;
+    }
+    if ((inst.opcode == OpName || inst.opcode == OpDecorate) &&
+        inst.count >= 2 && stubs.count(w[1]))
+      keep = false;
+    if (keep && inst.opcode == OpFunctionCall && inst.count >= 4 &&
+        stubs.count(w[3])) {
+      SmallVector<uint32_t> operands = {w[1], w[2], importId,
+                                        kDebugPrintfInstruction,
+                                        firstStringId + stubs[w[3]]};
+      operands.append(w.begin() + 4, w.end());
+      appendInstruction(out, OpExtInst, operands);
+      keep = false;
+    }
+    if (keep)
+      out.append(w.begin(), w.end());
+    if (index == afterExtensions && needExtension)
+      appendInstruction(out, OpExtension, {}, "SPV_KHR_non_semantic_info");
+    if (index == afterImports)
+      appendInstruction(out, OpExtInstImport, {importId},
+                        "NonSemantic.DebugPrintf");
+    if (index == afterHeader)
+      for (auto [k, format] : llvm::enumerate(formats))
+        appendInstruction(out, OpString, {firstStringId + uint32_t(k)}, format);
+  }
+  if (inStub) {
+    error = "a debug printf stub function has no end";
+    return failure();
+  }
+  words.assign(out.begin(), out.end());
+  return success();
+}
