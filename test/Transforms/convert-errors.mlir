@@ -21,9 +21,13 @@ module attributes {gpu.container_module} {
     gpu.func @k(%a: memref<64xf32>) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>} {
       %i = gpu.thread_id x
       %x = memref.load %a[%i] : memref<64xf32>
+      // Every op the conversion cannot legalize is reported, not only the
+      // first it met.
       // expected-error @+1 {{'arith.extf' cannot be lowered to SPIR-V for this target env (SPIR-V v1.3): it needs capability Float64}}
       %d = arith.extf %x : f32 to f64
+      // expected-error @+1 {{'arith.addf' cannot be lowered to SPIR-V for this target env (SPIR-V v1.3): it needs capability Float64}}
       %e = arith.addf %d, %d : f64
+      // expected-error @+1 {{'arith.truncf' cannot be lowered to SPIR-V for this target env (SPIR-V v1.3): it needs capability Float64}}
       %f = arith.truncf %e : f64 to f32
       memref.store %f, %a[%i] : memref<64xf32>
       gpu.return

@@ -1115,26 +1115,68 @@ static LogicalResult checkGenericAtomics(gpu::GPUFuncOp fn) {
 }
 
 /// Converts `clone` (a gpu.module) into a spirv.module in place.
-static LogicalResult convertClone(gpu::GPUModuleOp clone,
-                                  spirv::TargetEnvAttr env,
-                                  bool use64BitIndex) {
+namespace {
+/// The conversion of one clone: its target, types and patterns.
+struct CloneConversion {
+  std::unique_ptr<ConversionTarget> target;
+  std::unique_ptr<SPIRVTypeConverter> typeConverter;
+  ScfToSPIRVContext scfContext;
+  std::unique_ptr<FrozenRewritePatternSet> patterns;
+};
+} // namespace
+
+/// Gives `clone` the target env and its memrefs storage classes, and sets up
+/// its conversion.
+static std::unique_ptr<CloneConversion> prepareClone(gpu::GPUModuleOp clone,
+                                                     spirv::TargetEnvAttr env,
+                                                     bool use64BitIndex) {
   MLIRContext *ctx = clone.getContext();
   clone->setAttr(spirv::getTargetEnvAttrName(), env);
   spirv::MemorySpaceToStorageClassConverter memorySpaces(mapMemorySpace);
   spirv::convertMemRefTypesAndAttrs(clone, memorySpaces);
   markVectorMemoryTypes(clone);
 
-  std::unique_ptr<ConversionTarget> target =
-      SPIRVConversionTarget::get(env);
+  auto c = std::make_unique<CloneConversion>();
+  c->target = SPIRVConversionTarget::get(env);
   SPIRVConversionOptions options;
   options.use64bitIndex = use64BitIndex;
-  SPIRVTypeConverter typeConverter(env, options);
+  c->typeConverter = std::make_unique<SPIRVTypeConverter>(env, options);
   RewritePatternSet patterns(ctx);
-  ScfToSPIRVContext scfContext;
-  populatePatterns(typeConverter, scfContext, patterns);
-  populateVectorMemoryPatterns(typeConverter, patterns);
-  return applyFullConversion(clone.getOperation(), *target,
-                             std::move(patterns));
+  populatePatterns(*c->typeConverter, c->scfContext, patterns);
+  populateVectorMemoryPatterns(*c->typeConverter, patterns);
+  c->patterns = std::make_unique<FrozenRewritePatternSet>(std::move(patterns));
+  return c;
+}
+
+/// The ops of `clone` that `conversion` cannot legalize, from its own
+/// analysis (nothing is rewritten), not from the text of its diagnostics.
+/// An op inside one that fails is left out: a kernel whose signature cannot
+/// be converted is one error, not one per op that uses the argument.
+static SmallVector<Operation *> findUnlegalizableOps(gpu::GPUModuleOp clone,
+                                                     CloneConversion &c) {
+  DenseSet<Operation *> legalizable;
+  ConversionConfig config;
+  config.legalizableOps = &legalizable;
+  if (failed(applyAnalysisConversion(clone.getOperation(), *c.target,
+                                     *c.patterns, config)))
+    return {clone.getOperation()};
+  SmallVector<Operation *> unlegalizable;
+  clone.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (legalizable.contains(op) || c.target->isLegal(op))
+      return WalkResult::advance();
+    unlegalizable.push_back(op);
+    return WalkResult::skip();
+  });
+  return unlegalizable;
+}
+
+/// Converts `clone` for `env`: what explainFailures tries again with a
+/// permissive target env.
+static LogicalResult convertClone(gpu::GPUModuleOp clone,
+                                  spirv::TargetEnvAttr env,
+                                  bool use64BitIndex) {
+  std::unique_ptr<CloneConversion> c = prepareClone(clone, env, use64BitIndex);
+  return applyFullConversion(clone.getOperation(), *c->target, *c->patterns);
 }
 
 namespace {
@@ -1412,36 +1454,21 @@ LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
   OwningOpRef<ModuleOp> pristine = ModuleOp::create(clone.getLoc());
   OpBuilder::atBlockBegin(pristine->getBody()).clone(*clone);
 
+  // Which ops cannot be converted, from the conversion's own analysis:
+  // each is reported at the op, with what its lowering would need.
+  std::unique_ptr<CloneConversion> conversion =
+      prepareClone(clone, env, use64BitIndex);
   SmallVector<std::pair<Location, std::string>> failedOps;
-  LogicalResult converted = success();
-  {
-    ScopedDiagnosticHandler collect(ctx, [&](Diagnostic &diag) {
-      if (diag.getSeverity() != DiagnosticSeverity::Error)
-        return success();
-      std::string msg = diag.str();
-      StringRef text(msg);
-      size_t open = text.find('\'');
-      size_t close = text.find('\'', open + 1);
-      if (text.starts_with("failed to legalize") &&
-          open != StringRef::npos && close != StringRef::npos) {
-        std::string name = text.slice(open + 1, close).str();
-        if (llvm::none_of(failedOps, [&](auto &f) {
-              return f.first == diag.getLocation() && f.second == name;
-            }))
-          failedOps.push_back({diag.getLocation(), name});
-        return success();
-      }
-      return failure(); // Anything else goes to the normal handler.
-    });
-    converted = convertClone(clone, env, use64BitIndex);
-  }
-  if (failed(converted)) {
-    if (failedOps.empty())
-      return gpuModule.emitError("GPU module '")
-             << gpuModule.getName() << "' failed to lower to SPIR-V";
+  for (Operation *op : findUnlegalizableOps(clone, *conversion))
+    failedOps.push_back({op->getLoc(), op->getName().getStringRef().str()});
+  if (!failedOps.empty()) {
     explainFailures(*pristine, env, use64BitIndex, failedOps);
     return failure();
   }
+  if (failed(applyFullConversion(clone.getOperation(), *conversion->target,
+                                 *conversion->patterns)))
+    return gpuModule.emitError("GPU module '")
+           << gpuModule.getName() << "' failed to lower to SPIR-V";
 
   // The clone is a spirv.module now; give its entry points push constants.
   spirv::ModuleOp spvModule;

@@ -1396,24 +1396,33 @@ LogicalResult SPIRVToCPUPass::convertModule(gpu::GPUModuleOp gpuModule) {
   target.addIllegalDialect<spirv::SPIRVDialect>();
   target.addLegalDialect<LLVM::LLVMDialect>();
   target.addLegalOp<ModuleOp>();
+  FrozenRewritePatternSet frozen(std::move(patterns));
   {
-    // An op with no lowering is the user's problem to hear about, at the op.
-    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
-      std::string text = diag.str();
-      StringRef message(text);
-      if (diag.getSeverity() != DiagnosticSeverity::Error ||
-          !message.consume_front("failed to legalize operation '"))
-        return failure();
-      StringRef op = message.take_until([](char c) { return c == '\''; });
-      InFlightDiagnostic replacement = emitError(diag.getLocation())
-                                       << "the spirv-cpu target cannot run '"
-                                       << op << "': it has no lowering to the "
-                                       << "LLVM dialect";
-      return success();
+    // An op with no lowering is the user's problem to hear about, at the
+    // op: the conversion's own analysis says which (nothing is rewritten),
+    // each reported once, not the ops nested in it.
+    DenseSet<Operation *> legalizable;
+    ConversionConfig config;
+    config.legalizableOps = &legalizable;
+    if (failed(applyAnalysisConversion(scratch->getOperation(), target, frozen,
+                                       config)))
+      return failure();
+    bool unsupported = false;
+    scratch->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (legalizable.contains(op) || !target.isIllegal(op))
+        return WalkResult::advance();
+      op->emitError("the spirv-cpu target cannot run '")
+          << op->getName() << "': it has no lowering to the LLVM dialect";
+      unsupported = true;
+      return WalkResult::skip();
     });
-    if (failed(applyPartialConversion(*scratch, target, std::move(patterns))))
+    if (unsupported)
       return failure();
   }
+  if (failed(applyPartialConversion(*scratch, target, frozen)))
+    return gpuModule.emitError("GPU module '")
+           << gpuModule.getName()
+           << "' failed to lower to the LLVM dialect for the CPU";
 
   // The converted spirv.module is now a builtin.module inside the scratch
   // module.
