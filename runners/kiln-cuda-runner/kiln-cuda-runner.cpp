@@ -4,12 +4,16 @@
 // -O0..3, --device, --list-devices, --print-timing) on CUDA: the input
 // (gpu.launch in func.func, outlined gpu.modules, or a module already in the
 // LLVM dialect) is lowered with --kiln-gpu-to-cuda for the chip of the
-// device it will run on, the host is JIT-compiled by MLIR's ExecutionEngine
-// and linked against Kiln's CUDA runtime and MLIR's runner utilities.
+// device it will run on, the host is JIT-compiled and linked against Kiln's
+// CUDA runtime and MLIR's runner utilities (kiln::driver::run,
+// lib/Driver/Run.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "../RunnerMain.h"
+#include "kiln/Driver/CommandLine.h"
+#include "kiln/Driver/Compile.h"
+#include "kiln/Driver/Run.h"
 #include "kiln/Pipelines/Pipelines.h"
 #include "kiln/Runtime/CUDARuntime.h"
 
@@ -22,7 +26,8 @@
 
 using namespace mlir;
 
-static llvm::cl::OptionCategory runnerCategory("kiln-cuda-runner options");
+static llvm::cl::OptionCategory runCategory("Running");
+static llvm::cl::OptionCategory runnerCategory("CUDA");
 
 static llvm::cl::opt<std::string> device(
     "device",
@@ -55,8 +60,6 @@ static llvm::cl::opt<bool> printTiming(
     "print-timing",
     llvm::cl::desc("Print each launch's GPU and host time on stderr"),
     llvm::cl::init(false), llvm::cl::cat(runnerCategory));
-// Handled before the JIT runner sees the command line; declared so that
-// --help lists them.
 static llvm::cl::opt<bool> listDevices(
     "list-devices", llvm::cl::desc("List the CUDA devices and exit"),
     llvm::cl::cat(runnerCategory));
@@ -65,7 +68,26 @@ static llvm::cl::opt<bool> printChip(
     llvm::cl::desc("Print the chosen device's chip (sm_XX) and exit"),
     llvm::cl::cat(runnerCategory));
 
-static LogicalResult lowerForCUDA(Operation *module, JitRunnerOptions &) {
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  kiln::driver::RunnerCommandLine runner(runCategory);
+  static const llvm::StringRef examples[] = {
+      "kiln-cuda-runner prog.mlir",
+      "kiln-cuda-runner prog.mlir --device=1 --print-timing",
+      "kiln-opt prog.mlir --kiln-gpu-to-cuda | kiln-cuda-runner -",
+      "kiln-cuda-runner --list-devices"};
+  static const llvm::cl::OptionCategory *categories[] = {&runCategory,
+                                                         &runnerCategory};
+  kiln::driver::ToolDescription tool{
+      "kiln-cuda-runner",
+      "runs programs written with MLIR's gpu dialect on an "
+      "NVIDIA GPU: kernels through NVVM and PTX, the host "
+      "JIT-compiled",
+      "[options] <input.mlir>", examples, categories};
+  if (std::optional<int> status =
+          kiln::driver::parseCommandLine(argc, argv, tool))
+    return *status;
+
   // The runtime reads its configuration when it first starts, which is
   // after this point (or in the device query below).
   if (!device.empty())
@@ -73,38 +95,21 @@ static LogicalResult lowerForCUDA(Operation *module, JitRunnerOptions &) {
   if (printTiming)
     setenv("KILN_CUDA_TIMING", "1", 1);
   kiln::applyTimeoutOption(timeout);
-  if (kiln::isLoweredToLLVM(module))
-    return success();
-  kiln::GPUToNVVMPipelineOptions options;
-  if (chip == "device") {
-    kiln::rt::Expected<std::string> deviceChip =
-        kilnCudaRuntime()->deviceTarget();
-    if (!deviceChip) {
-      kiln::reportRuntimeError("kiln-cuda", deviceChip.error());
-      return failure();
-    }
-    options.chip = *deviceChip;
-  } else {
-    options.chip = chip;
-  }
-  options.features = features;
-  options.format = format;
-  options.cudaPath = cudaPath;
-  return kiln::runLowering(module, [&](OpPassManager &pm) {
-    kiln::buildGPUToCUDAPassPipeline(pm, options);
-  });
-}
-
-int main(int argc, char **argv) {
-  llvm::InitLLVM y(argc, argv);
-  std::string wanted = kiln::flagValue(argc, argv, "device");
-  if (!wanted.empty())
-    setenv("KILN_CUDA_DEVICE", wanted.c_str(), 1);
-  if (kiln::hasFlag(argc, argv, "list-devices"))
+  if (listDevices)
     return kilnCudaListDevices(); // Also an error when there are none.
-  if (kiln::hasFlag(argc, argv, "print-chip"))
+  if (printChip)
     return kiln::printRuntimeTarget(*kilnCudaRuntime(), "kiln-cuda");
-  JitRunnerConfig config;
-  config.mlirTransformer = lowerForCUDA;
-  return kiln::runJitRunner(argc, argv, "libkiln_cuda_runtime.so", config);
+
+  kiln::driver::TargetOptions target;
+  target.target = kiln::driver::Target::CUDA;
+  target.chip = chip;
+  target.features = features;
+  target.format = format;
+  target.cudaPath = cudaPath;
+  auto lower = [&](ModuleOp module, TimingScope &timing) -> LogicalResult {
+    return kiln::driver::lowerProgram(module, target, kilnCudaRuntime(),
+                                      tool.name, timing);
+  };
+  return kiln::driver::run(runner.options(argv[0], "libkiln_cuda_runtime.so"),
+                           lower, tool.name);
 }

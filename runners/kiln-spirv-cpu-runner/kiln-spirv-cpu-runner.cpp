@@ -10,6 +10,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "../RunnerMain.h"
+#include "kiln/Driver/CommandLine.h"
+#include "kiln/Driver/Compile.h"
+#include "kiln/Driver/Run.h"
 #include "kiln/Pipelines/Pipelines.h"
 #include "kiln/Runtime/SPIRVCPURuntime.h"
 #include "kiln/Target/SPIRV/TargetEnvs.h"
@@ -25,7 +28,8 @@
 
 using namespace mlir;
 
-static llvm::cl::OptionCategory runnerCategory("kiln-spirv-cpu-runner options");
+static llvm::cl::OptionCategory runCategory("Running");
+static llvm::cl::OptionCategory runnerCategory("spirv-cpu");
 
 static llvm::cl::opt<std::string> targetEnv(
     "target-env",
@@ -69,8 +73,6 @@ static llvm::cl::opt<bool> validate(
     llvm::cl::desc("Accepted for kiln-vulkan-runner compatibility; SPIR-V is "
                    "always validated with SPIRV-Tools"),
     llvm::cl::init(false), llvm::cl::cat(runnerCategory));
-// Handled before the JIT runner sees the command line; declared so that
-// --help lists them.
 static llvm::cl::opt<bool>
     listDevices("list-devices",
                 llvm::cl::desc("Describe the host the kernels run on and exit"),
@@ -96,7 +98,25 @@ static std::string deviceTargetEnv() {
   return text;
 }
 
-static LogicalResult lowerForCPU(Operation *module, JitRunnerOptions &) {
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  kiln::driver::RunnerCommandLine runner(runCategory);
+  static const llvm::StringRef examples[] = {
+      "kiln-spirv-cpu-runner prog.mlir",
+      "kiln-spirv-cpu-runner prog.mlir --checked",
+      "kiln-opt prog.mlir --kiln-gpu-to-spirv-cpu | kiln-spirv-cpu-runner -"};
+  static const llvm::cl::OptionCategory *categories[] = {&runCategory,
+                                                         &runnerCategory};
+  kiln::driver::ToolDescription tool{
+      "kiln-spirv-cpu-runner",
+      "runs programs written with MLIR's gpu dialect on the "
+      "host CPU: kernels through SPIR-V compiled for the CPU, no "
+      "GPU or Vulkan driver needed (docs/spirv-cpu.md)",
+      "[options] <input.mlir>", examples, categories};
+  if (std::optional<int> status =
+          kiln::driver::parseCommandLine(argc, argv, tool))
+    return *status;
+
   // The runtime reads its configuration from the environment when it first
   // starts, which is after this point.
   if (!threads.empty())
@@ -104,28 +124,24 @@ static LogicalResult lowerForCPU(Operation *module, JitRunnerOptions &) {
   kiln::applyTimeoutOption(timeout);
   if (printTiming)
     setenv("KILN_SPIRV_CPU_TIMING", "1", 1);
-  if (kiln::isLoweredToLLVM(module))
-    return success();
-  kiln::GPUToSPIRVCPUPipelineOptions options;
-  options.targetEnv =
-      targetEnv == "device" ? std::string("spirv-cpu") : targetEnv.getValue();
-  options.use64BitIndex = use64BitIndex;
-  options.bufferDeviceAddress = bufferDeviceAddress;
-  options.checked = checked;
-  return kiln::runLowering(module, [&](OpPassManager &pm) {
-    kiln::buildGPUToSPIRVCPUPassPipeline(pm, options);
-  });
-}
-
-int main(int argc, char **argv) {
-  llvm::InitLLVM y(argc, argv);
-  if (kiln::hasFlag(argc, argv, "list-devices"))
+  if (listDevices)
     return kiln::listRuntimeDevices(*kilnSpirvCpuRuntime(), "kiln-spirv-cpu");
-  if (kiln::hasFlag(argc, argv, "print-target-env")) {
+  if (printTargetEnv) {
     std::printf("%s\n", deviceTargetEnv().c_str());
     return 0;
   }
-  JitRunnerConfig config;
-  config.mlirTransformer = lowerForCPU;
-  return kiln::runJitRunner(argc, argv, "libkiln_spirv_cpu_runtime.so", config);
+
+  kiln::driver::TargetOptions target;
+  target.target = kiln::driver::Target::SPIRVCPU;
+  target.targetEnv = targetEnv;
+  target.use64BitIndex = use64BitIndex;
+  target.bufferDeviceAddress = bufferDeviceAddress;
+  target.checked = checked;
+  auto lower = [&](ModuleOp module, TimingScope &timing) -> LogicalResult {
+    return kiln::driver::lowerProgram(module, target, /*runtime=*/nullptr,
+                                      tool.name, timing);
+  };
+  return kiln::driver::run(
+      runner.options(argv[0], "libkiln_spirv_cpu_runtime.so"), lower,
+      tool.name);
 }

@@ -4,12 +4,15 @@
 // over Kiln's Vulkan pipeline: the input (gpu.launch in func.func, outlined
 // gpu.modules, or a module already in the LLVM dialect) is lowered with
 // --kiln-gpu-to-vulkan for the device it will run on, the host is JIT-compiled
-// by MLIR's ExecutionEngine and linked against Kiln's Vulkan runtime and
-// MLIR's runner utilities.
+// and linked against Kiln's Vulkan runtime and MLIR's runner utilities
+// (kiln::driver::run, lib/Driver/Run.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "../RunnerMain.h"
+#include "kiln/Driver/CommandLine.h"
+#include "kiln/Driver/Compile.h"
+#include "kiln/Driver/Run.h"
 #include "kiln/Pipelines/Pipelines.h"
 #include "kiln/Runtime/VulkanRuntime.h"
 
@@ -24,7 +27,8 @@
 
 using namespace mlir;
 
-static llvm::cl::OptionCategory runnerCategory("kiln-vulkan-runner options");
+static llvm::cl::OptionCategory runCategory("Running");
+static llvm::cl::OptionCategory runnerCategory("Vulkan");
 
 static llvm::cl::opt<std::string> device(
     "device",
@@ -65,8 +69,6 @@ static llvm::cl::opt<bool> printTiming(
     "print-timing",
     llvm::cl::desc("Print each launch's GPU and host time on stderr"),
     llvm::cl::init(false), llvm::cl::cat(runnerCategory));
-// Handled before the JIT runner sees the command line; declared so that
-// --help lists them.
 static llvm::cl::opt<bool> listDevices(
     "list-devices", llvm::cl::desc("List the Vulkan devices and exit"),
     llvm::cl::cat(runnerCategory));
@@ -92,7 +94,25 @@ static bool programPrints(Operation *module) {
   return walk.wasInterrupted();
 }
 
-static LogicalResult lowerForVulkan(Operation *module, JitRunnerOptions &) {
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  kiln::driver::RunnerCommandLine runner(runCategory);
+  static const llvm::StringRef examples[] = {
+      "kiln-vulkan-runner prog.mlir",
+      "kiln-vulkan-runner prog.mlir --validate --device=lavapipe",
+      "kiln-opt prog.mlir --kiln-gpu-to-vulkan | kiln-vulkan-runner -",
+      "kiln-vulkan-runner --list-devices"};
+  static const llvm::cl::OptionCategory *categories[] = {&runCategory,
+                                                         &runnerCategory};
+  kiln::driver::ToolDescription tool{
+      "kiln-vulkan-runner",
+      "runs programs written with MLIR's gpu dialect on a Vulkan "
+      "device: kernels through SPIR-V, the host JIT-compiled",
+      "[options] <input.mlir>", examples, categories};
+  if (std::optional<int> status =
+          kiln::driver::parseCommandLine(argc, argv, tool))
+    return *status;
+
   // The runtime reads its configuration from the environment when it first
   // starts, which is after this point.
   if (!device.empty())
@@ -104,41 +124,24 @@ static LogicalResult lowerForVulkan(Operation *module, JitRunnerOptions &) {
     setenv("KILN_VULKAN_VALIDATION", "1", 1);
   if (printTiming)
     setenv("KILN_VULKAN_TIMING", "1", 1);
-  // The device query below creates the Vulkan instance, which must have
-  // debug printf if a kernel prints (unless the user said otherwise).
-  if (programPrints(module))
-    setenv("KILN_VULKAN_PRINTF", "1", /*overwrite=*/0);
-  if (kiln::isLoweredToLLVM(module))
-    return success();
-  kiln::GPUToSPIRVPipelineOptions options;
-  if (targetEnv == "device") {
-    kiln::rt::Expected<std::string> env = kilnVulkanRuntime()->deviceTarget();
-    if (!env) {
-      kiln::reportRuntimeError("kiln-vulkan", env.error());
-      return failure();
-    }
-    options.targetEnv = *env;
-  } else {
-    options.targetEnv = targetEnv;
-  }
-  options.use64BitIndex = use64BitIndex;
-  options.bufferDeviceAddress = bufferDeviceAddress;
-  return kiln::runLowering(module, [&](OpPassManager &pm) {
-    kiln::buildGPUToVulkanPassPipeline(pm, options);
-  });
-}
-
-int main(int argc, char **argv) {
-  llvm::InitLLVM y(argc, argv);
-  if (kiln::hasFlag(argc, argv, "list-devices"))
+  if (listDevices)
     return kiln::listRuntimeDevices(*kilnVulkanRuntime(), "kiln-vulkan");
-  if (kiln::hasFlag(argc, argv, "print-target-env")) {
-    std::string wanted = kiln::flagValue(argc, argv, "device");
-    if (!wanted.empty())
-      setenv("KILN_VULKAN_DEVICE", wanted.c_str(), 1);
+  if (printTargetEnv)
     return kiln::printRuntimeTarget(*kilnVulkanRuntime(), "kiln-vulkan");
-  }
-  JitRunnerConfig config;
-  config.mlirTransformer = lowerForVulkan;
-  return kiln::runJitRunner(argc, argv, "libkiln_vulkan_runtime.so", config);
+
+  kiln::driver::TargetOptions target;
+  target.target = kiln::driver::Target::Vulkan;
+  target.targetEnv = targetEnv;
+  target.use64BitIndex = use64BitIndex;
+  target.bufferDeviceAddress = bufferDeviceAddress;
+  auto lower = [&](ModuleOp module, TimingScope &timing) -> LogicalResult {
+    // The device query below creates the Vulkan instance, which must have
+    // debug printf if a kernel prints (unless the user said otherwise).
+    if (programPrints(module))
+      setenv("KILN_VULKAN_PRINTF", "1", /*overwrite=*/0);
+    return kiln::driver::lowerProgram(module, target, kilnVulkanRuntime(),
+                                      tool.name, timing);
+  };
+  return kiln::driver::run(runner.options(argv[0], "libkiln_vulkan_runtime.so"),
+                           lower, tool.name);
 }

@@ -14,9 +14,9 @@
 // RUN: not kiln-compile %S/Inputs/aot-does-not-lower.mlir --emit=exe -o %t/lower 2>&1 | FileCheck %s --check-prefix=LOWER
 // RUN: ls -A %t | FileCheck %s --check-prefix=NOTHING
 
-// ARGS: kiln-compile: error: entry point '@main' takes 6 arguments; an executable's entry point takes none (call it from C through --emit=obj and --emit-header instead)
+// ARGS: kiln-compile: error: entry point '@main' takes 6 arguments; an entry point takes none (call it from C through kiln-compile --emit=obj and --emit-header instead)
 // NOPE: kiln-compile: error: entry point '@nope' is not defined in the input
-// RESULT: kiln-compile: error: entry point '@memref_result' returns { ptr, ptr, i64, [1 x i64], [1 x i64] }; an executable's entry point returns nothing, i32, i64 or f32
+// RESULT: kiln-compile: error: entry point '@memref_result' returns { ptr, ptr, i64, [1 x i64], [1 x i64] }; an entry point returns nothing, i32, i64 or f32
 // LINKER: kiln-compile: error: linker '{{.*}}no-such-c++' not found
 // FAILING: kiln-compile: error: linking '{{.*}}failing' failed: '{{.*}}false' exited with status 1
 // RUNTIME: kiln-compile: error: cannot find Kiln's runtime library '{{.*}}empty{{/|\\}}libkiln_aot_main.a' (set the folder with --runtime-dir)

@@ -1,6 +1,6 @@
 // RUN: kiln-opt %s --kiln-spirv-kernel-abi --kiln-convert-gpu-to-spirv | FileCheck %s
-// RUN: kiln-compile %s --target=cuda --emit=ptx -o %t.ptx
-// RUN: FileCheck %s --check-prefix=PTX < %t.ptx/m.ptx
+// RUN: rm -rf %t.ptx && kiln-compile %s --target=cuda --emit=ptx -o %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 
 // An scf.for's loop annotation (#llvm.loop_annotation, the MLIR form of
 // CUDA's `#pragma unroll`) is the SPIR-V loop control of its loop, as glslc

@@ -9,6 +9,9 @@
 #ifndef KILN_RUNTIME_AOTENTRY_H
 #define KILN_RUNTIME_AOTENTRY_H
 
+#include <stdint.h>
+#include <stdio.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -33,6 +36,40 @@ enum KilnAOTResultKind {
   KILN_AOT_RESULT_I64 = 2,
   KILN_AOT_RESULT_F32 = 3
 };
+
+/* Where __kiln_aot_run stores the entry point's result. */
+union KilnAOTResult {
+  int32_t i32;
+  int64_t i64;
+  float f32;
+  unsigned char bytes[8];
+};
+
+/* Prints the result of an entry point of `kind` on stdout as mlir-runner
+ * prints it (nothing for void), then flushes stdout; returns it as an exit
+ * status (integers; 0 otherwise). Executables and the runners print
+ * alike. */
+static inline int kilnAOTPrintResult(int kind,
+                                     const union KilnAOTResult *result) {
+  int status = 0;
+  switch (kind) {
+  case KILN_AOT_RESULT_I32:
+    printf("%d\n", (int)result->i32);
+    status = (int)result->i32;
+    break;
+  case KILN_AOT_RESULT_I64:
+    printf("%lld\n", (long long)result->i64);
+    status = (int)result->i64;
+    break;
+  case KILN_AOT_RESULT_F32:
+    printf("%e\n", (double)result->f32);
+    break;
+  default:
+    break;
+  }
+  fflush(stdout);
+  return status;
+}
 
 /* The MLIR spelling of a result kind, as --entry-point-result takes it. */
 static inline const char *kilnAOTResultKindName(enum KilnAOTResultKind kind) {

@@ -149,33 +149,9 @@ int main(int argc, char **argv) {
     return printDeviceTarget();
 
   __kiln_aot_init();
-  union {
-    int32_t i32;
-    int64_t i64;
-    float f32;
-    unsigned char bytes[8];
-  } result;
+  KilnAOTResult result;
   std::memset(&result, 0, sizeof(result));
   int kind = __kiln_aot_run(&result);
   __kiln_aot_fini();
-
-  // Printed as the runners (mlir-runner) print entry-point results.
-  int status = 0;
-  switch (kind) {
-  case KILN_AOT_RESULT_I32:
-    std::printf("%d\n", result.i32);
-    status = result.i32;
-    break;
-  case KILN_AOT_RESULT_I64:
-    std::printf("%lld\n", static_cast<long long>(result.i64));
-    status = static_cast<int>(result.i64);
-    break;
-  case KILN_AOT_RESULT_F32:
-    std::printf("%e\n", static_cast<double>(result.f32));
-    break;
-  default:
-    break;
-  }
-  std::fflush(stdout);
-  return status;
+  return kilnAOTPrintResult(kind, &result);
 }

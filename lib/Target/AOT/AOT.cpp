@@ -318,8 +318,8 @@ aot::addExecutableEntry(llvm::Module &module, StringRef entry,
   if (fn->arg_size() != 0) {
     error = "entry point '@" + entry.str() + "' takes " +
             std::to_string(fn->arg_size()) +
-            " arguments; an executable's entry point takes none (call it "
-            "from C through --emit=obj and --emit-header instead)";
+            " arguments; an entry point takes none (call it from C through "
+            "kiln-compile --emit=obj and --emit-header instead)";
     return failure();
   }
   llvm::Type *result = fn->getReturnType();
@@ -337,7 +337,7 @@ aot::addExecutableEntry(llvm::Module &module, StringRef entry,
     llvm::raw_string_ostream os(spelled);
     result->print(os);
     error = "entry point '@" + entry.str() + "' returns " + spelled +
-            "; an executable's entry point returns nothing, i32, i64 or f32";
+            "; an entry point returns nothing, i32, i64 or f32";
     return failure();
   }
   // AOTMain.cpp defines main(); an entry point of that name must not clash.

@@ -23,9 +23,9 @@
 
 // RUN: not env KILN_CUDA_DRIVER=%t.nowhere kiln-cuda-runner %S/Inputs/scale.mlir 2>&1 | FileCheck %s --check-prefix=NODRIVER
 // RUN: not env KILN_CUDA_DRIVER=%t.nowhere %t.exe 2>&1 | FileCheck %s --check-prefix=NODRIVER
-// NODRIVER: kiln-cuda: cannot open the CUDA driver {{.*}}.nowhere (is the NVIDIA driver installed?)
+// NODRIVER: {{kiln-cuda|kiln-cuda-runner: error: --chip=device}}: cannot open the CUDA driver {{.*}}.nowhere (is the NVIDIA driver installed?)
 
 // RUN: not env KILN_CUDA_DRIVER=%fake_cuda_driver FAKE_CUDA_DEVICES=0 kiln-cuda-runner %S/Inputs/scale.mlir 2>&1 | FileCheck %s --check-prefix=NODEVICE
-// NODEVICE: kiln-cuda: no CUDA device (the driver loaded, but reports none)
+// NODEVICE: kiln-cuda-runner: error: --chip=device: no CUDA device (the driver loaded, but reports none)
 // RUN: not env KILN_CUDA_DRIVER=%fake_cuda_driver %t.exe --device=quadro 2>&1 | FileCheck %s --check-prefix=NAME
 // NAME: kiln-cuda: no CUDA device matches 'quadro'; devices:
