@@ -14,5 +14,5 @@ echo "== the same kernel as SPIR-V: build/examples/saxpy.spv"
 mkdir -p build/examples
 build/bin/kiln-compile examples/saxpy.mlir --target=vulkan --emit=spirv \
   -o build/examples/saxpy.spv
-spirv-val --target-env vulkan1.1 build/examples/saxpy.spv
-echo "(spirv-val --target-env vulkan1.1: valid; spirv-dis prints it)"
+spirv-val --target-env vulkan1.3 build/examples/saxpy.spv
+echo "(spirv-val --target-env vulkan1.3, the desktop profile kiln-compile targets by default: valid; spirv-dis prints it)"
