@@ -40,7 +40,6 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
 
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%kiln_src_root", config.kiln_src_root))
-config.substitutions.append(("%mlir_opt", config.mlir_opt))
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.kiln_tools_dir, append_path=True)
@@ -129,13 +128,32 @@ if getattr(config, "kiln_sanitize", False):
     config.substitutions.append(
         ("%mlir_runner", "env LD_PRELOAD=%s %s" % (config.kiln_asan_runtime,
                                                    config.mlir_runner)))
+    config.substitutions.append(
+        ("%mlir_opt", "env LD_PRELOAD=%s %s" % (config.kiln_asan_runtime,
+                                                config.mlir_opt)))
+    # A project built on an installed sanitizer build links instrumented
+    # static libraries.
+    sanitize_flags = "-fsanitize=address,undefined"
+    downstream_flags = ["-DCMAKE_C_FLAGS=" + sanitize_flags,
+                        "-DCMAKE_CXX_FLAGS=" + sanitize_flags]
     # Programs linked with Kiln's instrumented static runtimes need the
     # sanitizer runtimes too.
     config.substitutions.append(
         ("%cc", config.c_compiler + " -fsanitize=address,undefined"))
 else:
     config.substitutions.append(("%mlir_runner", config.mlir_runner))
+    config.substitutions.append(("%mlir_opt", config.mlir_opt))
     config.substitutions.append(("%cc", config.c_compiler))
+    downstream_flags = []
+# Projects built against an installed Kiln (test/Tools/install.mlir) use
+# Kiln's compilers and generator.
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(
+    ("%downstream_cmake_flags",
+     " ".join(["-G Ninja", "-DCMAKE_MAKE_PROGRAM=" + config.make_program,
+               "-DCMAKE_C_COMPILER=" + config.c_compiler,
+               "-DCMAKE_CXX_COMPILER=" + config.cxx_compiler]
+              + downstream_flags)))
 
 aot_run = os.path.join(os.path.dirname(__file__), "Integration", "AOT",
                        "Inputs", "kiln_aot_run.py")
