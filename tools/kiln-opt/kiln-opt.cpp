@@ -10,5 +10,9 @@ int main(int argc, char **argv) {
   kiln::registerAllDialects(registry);
   kiln::registerAllPasses();
   return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "Kiln optimizer driver\n", registry));
+      mlir::MlirOptMain(argc, argv,
+                        "kiln-opt: runs MLIR's and Kiln's passes and pipelines "
+                        "(--kiln-gpu-to-vulkan, --kiln-gpu-to-cuda, ...) on "
+                        "MLIR files\n",
+                        registry));
 }

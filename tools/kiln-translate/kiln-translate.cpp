@@ -10,6 +10,8 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllTranslations();
-  return mlir::failed(
-      mlir::mlirTranslateMain(argc, argv, "Kiln translation driver\n"));
+  return mlir::failed(mlir::mlirTranslateMain(
+      argc, argv,
+      "kiln-translate: MLIR's translations (--serialize-spirv, "
+      "--deserialize-spirv, --mlir-to-llvmir, ...)\n"));
 }
