@@ -17,6 +17,9 @@ if [ "${1:-}" = --sanitize ]; then
     cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
       -DKILN_FUZZ=ON -DKILN_WERROR="${KILN_WERROR:-OFF}"
+  elif [ -n "${KILN_WERROR:-}" ]; then
+    # KILN_WERROR in the environment applies to a configured build too.
+    cmake -S . -B build-asan -DKILN_WERROR="$KILN_WERROR" >/dev/null
   fi
   ninja -C build-asan -j "${KILN_JOBS:-2}"
   build=build-asan
