@@ -18,5 +18,9 @@
 // RUNNER: 'kiln-vulkan-runner --help' lists the options.
 // CUDA: USAGE: kiln-cuda-runner [options] <input.mlir>
 // CPU: USAGE: kiln-spirv-cpu-runner [options] <input.mlir>
-// VERSION: Kiln {{[0-9]+\.[0-9]+\.[0-9]+}} (LLVM and MLIR 22.
+// VERSION: Kiln {{[0-9]+\.[0-9]+\.[0-9]+}}
 // UNKNOWN: kiln-compile: Unknown command line argument '--no-such-option'
+// kiln-opt and kiln-translate are mlir-opt and mlir-translate; their
+// --version adds Kiln's.
+// RUN: kiln-opt --version | FileCheck %s --check-prefix=VERSION
+// RUN: kiln-translate --version | FileCheck %s --check-prefix=VERSION

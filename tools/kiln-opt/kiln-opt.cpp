@@ -1,11 +1,16 @@
 //===- kiln-opt.cpp - Kiln's optimizer driver -----------------------------===//
 
+#include "kiln/Config.h"
 #include "kiln/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
+  llvm::cl::AddExtraVersionPrinter(
+      [](llvm::raw_ostream &os) { os << "Kiln " KILN_VERSION "\n"; });
   mlir::DialectRegistry registry;
   kiln::registerAllDialects(registry);
   kiln::registerAllPasses();
