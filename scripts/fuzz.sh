@@ -30,7 +30,8 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/kiln-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$bin/crashes"
-export ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1"
+# allow_user_poisoning=0: see scripts/test.sh.
+export ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:allow_user_poisoning=0"
 status=0
 fuzz() {
   target=$1

@@ -122,8 +122,12 @@ if getattr(config, "kiln_sanitize", False):
     config.available_features.add("sanitize")
     # A sanitizer report aborts (a crash), so that `not` tests, which accept
     # an exit status of 1, still fail on it.
+    # User poisoning is off: an uninstrumented libMLIR.so writes into
+    # BumpPtrAllocator slabs that Kiln's instrumented inline code poisoned
+    # (scripts/test.sh).
     config.environment["ASAN_OPTIONS"] = (
-        "detect_leaks=0:abort_on_error=1:allocator_may_return_null=1")
+        "detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:"
+        "allow_user_poisoning=0")
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:abort_on_error=1"
     config.substitutions.append(
         ("%mlir_runner", "env LD_PRELOAD=%s %s" % (config.kiln_asan_runtime,

@@ -19,15 +19,27 @@
 namespace kiln {
 namespace vkrt {
 
+/// A Vulkan structure of type `type` with every other member zero (in a
+/// header that tools outside the runtime include too, without the partial
+/// initializer clang's -Wmissing-field-initializers reports).
+template <typename T> T typedStruct(VkStructureType type) {
+  T value{};
+  value.sType = type;
+  return value;
+}
+
 /// What a device offers kernels, as queried when it was opened.
 struct DeviceCapabilities {
   VkPhysicalDeviceFeatures core{};
-  VkPhysicalDeviceVulkan11Features v11{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
-  VkPhysicalDeviceVulkan12Features v12{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  VkPhysicalDeviceVulkan13Features v13{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  VkPhysicalDeviceVulkan11Features v11 =
+      typedStruct<VkPhysicalDeviceVulkan11Features>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
+  VkPhysicalDeviceVulkan12Features v12 =
+      typedStruct<VkPhysicalDeviceVulkan12Features>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+  VkPhysicalDeviceVulkan13Features v13 =
+      typedStruct<VkPhysicalDeviceVulkan13Features>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES);
   VkSubgroupFeatureFlags subgroupOperations = 0;
   bool subgroupInCompute = false;
   /// Only `core` was queried (a Vulkan 1.1 device): the other structures
