@@ -52,5 +52,6 @@ fuzz() {
 }
 fuzz kiln-fuzz-container 2000000 test/fuzz/corpus/container
 fuzz kiln-fuzz-module 1000000 test/fuzz/corpus/module test/fuzz/corpus/container
-fuzz kiln-fuzz-mlir 20000 test/Integration/Vulkan test/Transforms
+fuzz kiln-fuzz-mlir 20000 test/Integration/Vulkan test/Conversion test/Target \
+  test/Host test/Pipelines test/Transforms
 exit $status
