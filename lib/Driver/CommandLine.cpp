@@ -178,10 +178,6 @@ std::optional<int> driver::parseCommandLine(int argc, char **argv,
   return std::nullopt;
 }
 
-LogicalResult driver::applyPassManagerOptions(PassManager &pm) {
-  return applyPassManagerCLOptions(pm);
-}
-
 driver::Timing::Timing() {
   applyDefaultTimingManagerCLOptions(manager);
   rootScope = manager.getRootScope();

@@ -128,12 +128,14 @@ LogicalResult driver::resolveTarget(TargetOptions &options,
 }
 
 /// Runs what `build` adds to a pass manager on `module`, with MLIR's
-/// command-line options, timed under `timing`.
+/// pass-manager options from the command line (IR printing, statistics,
+/// crash reproducers), timed under `timing` (--mlir-timing is the tool's:
+/// driver::Timing).
 static LogicalResult
 runPipeline(ModuleOp module, TimingScope &timing,
             llvm::function_ref<void(OpPassManager &)> build) {
   PassManager pm(module.getContext());
-  if (failed(applyPassManagerOptions(pm)))
+  if (failed(applyPassManagerCLOptions(pm)))
     return failure();
   pm.enableTiming(timing);
   build(pm);
@@ -304,6 +306,41 @@ static bool isHostOutput(StringRef emit) {
   return emit == "llvm" || emit == "obj" || emit == "exe";
 }
 
+LogicalResult driver::checkHostOptions(unsigned optLevel,
+                                       StringRef entryPointResult,
+                                       std::string &error) {
+  if (optLevel > 3) {
+    error = "-O" + std::to_string(optLevel) + " is not a level; use -O0 to -O3";
+    return failure();
+  }
+  static const char *const results[] = {"void", "i32", "i64", "f32"};
+  if (!entryPointResult.empty() &&
+      !llvm::is_contained(results, entryPointResult)) {
+    error = ("unknown --entry-point-result='" + entryPointResult +
+             "'; supported: void, i32, i64, f32")
+                .str();
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult driver::addEntryPoint(llvm::Module &module, StringRef entryPoint,
+                                    StringRef entryPointResult,
+                                    std::string &error) {
+  FailureOr<KilnAOTResultKind> kind =
+      aot::addExecutableEntry(module, entryPoint, error);
+  if (failed(kind))
+    return failure();
+  StringRef actual = kilnAOTResultKindName(*kind);
+  if (!entryPointResult.empty() && actual != entryPointResult) {
+    error = ("entry point '@" + entryPoint + "' returns " + actual +
+             ", not --entry-point-result=" + entryPointResult)
+                .str();
+    return failure();
+  }
+  return success();
+}
+
 int Compilation::checkOptions() {
   bool cuda = target.target == Target::CUDA;
   if (options.emit.empty())
@@ -321,16 +358,12 @@ int Compilation::checkOptions() {
   bool host = isHostOutput(options.emit);
   if (!options.header.empty() && !host)
     return fail("--emit-header needs --emit=llvm, obj or exe");
-  if (options.optLevel > 3)
-    return fail("-O" + std::to_string(options.optLevel) +
-                " is not a level; use -O0 to -O3");
+  std::string error;
+  if (failed(
+          checkHostOptions(options.optLevel, options.entryPointResult, error)))
+    return fail(error);
   if (!options.entryPointResult.empty() && options.emit != "exe")
     return fail("--entry-point-result applies to --emit=exe only");
-  static const char *const results[] = {"void", "i32", "i64", "f32"};
-  if (!options.entryPointResult.empty() &&
-      !llvm::is_contained(results, options.entryPointResult))
-    return fail("unknown --entry-point-result='" + options.entryPointResult +
-                "'; supported: void, i32, i64, f32");
   if (cuda) {
     // What the device pipeline emits is what was asked for; inside host
     // programs, --format says.
@@ -468,17 +501,10 @@ int Compilation::compileHost(ModuleOp module, TimingScope &timing) {
   }
   if (!llvmModule)
     return 1;
-  if (options.emit == "exe") {
-    FailureOr<KilnAOTResultKind> kind =
-        aot::addExecutableEntry(*llvmModule, options.entryPoint, error);
-    if (failed(kind))
-      return fail(error);
-    StringRef actual = kilnAOTResultKindName(*kind);
-    if (!options.entryPointResult.empty() && actual != options.entryPointResult)
-      return fail("entry point '@" + options.entryPoint + "' returns " +
-                  actual +
-                  ", not --entry-point-result=" + options.entryPointResult);
-  }
+  if (options.emit == "exe" &&
+      failed(addEntryPoint(*llvmModule, options.entryPoint,
+                           options.entryPointResult, error)))
+    return fail(error);
   {
     TimingScope scope = timing.nest("Optimize LLVM IR");
     aot::optimize(*llvmModule, **tm, options.optLevel);

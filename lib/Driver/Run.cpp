@@ -152,15 +152,10 @@ int driver::run(const RunOptions &options, LowerFn lower, StringRef tool) {
   auto fail = [&](const llvm::Twine &message) {
     return reportError(tool, message);
   };
-  static const char *const results[] = {"void", "i32", "i64", "f32"};
-  if (!options.entryPointResult.empty() &&
-      !llvm::is_contained(results, options.entryPointResult))
-    return fail("unknown --entry-point-result='" + options.entryPointResult +
-                "'; supported: void, i32, i64, f32");
-  if (options.optLevel > 3)
-    return fail("-O" + std::to_string(options.optLevel) +
-                " is not a level; use -O0 to -O3");
   std::string error;
+  if (failed(
+          checkHostOptions(options.optLevel, options.entryPointResult, error)))
+    return fail(error);
   std::vector<std::string> libraries;
   if (failed(collectLibraries(options, libraries, error)))
     return fail(error);
@@ -186,10 +181,7 @@ int driver::run(const RunOptions &options, LowerFn lower, StringRef tool) {
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
     return fail("cannot target the host: " + errorText(builder.takeError()));
-  static const llvm::CodeGenOptLevel levels[] = {
-      llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
-      llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
-  builder->setCodeGenOptLevel(levels[options.optLevel]);
+  builder->setCodeGenOptLevel(aot::codeGenOptLevel(options.optLevel));
   auto translationMachine = builder->createTargetMachine();
   if (!translationMachine)
     return fail("cannot target the host: " +
@@ -208,18 +200,9 @@ int driver::run(const RunOptions &options, LowerFn lower, StringRef tool) {
         cast<ModuleOp>(op), llvmContext, **translationMachine);
     if (!llvmModule)
       return nullptr;
-    FailureOr<KilnAOTResultKind> kind =
-        aot::addExecutableEntry(*llvmModule, options.entryPoint, entryError);
-    if (failed(kind))
+    if (failed(addEntryPoint(*llvmModule, options.entryPoint,
+                             options.entryPointResult, entryError)))
       return nullptr;
-    StringRef actual = kilnAOTResultKindName(*kind);
-    if (!options.entryPointResult.empty() &&
-        actual != options.entryPointResult) {
-      entryError = "entry point '@" + options.entryPoint + "' returns " +
-                   actual.str() +
-                   ", not --entry-point-result=" + options.entryPointResult;
-      return nullptr;
-    }
     return llvmModule;
   };
   auto optimize = [&](llvm::Module *llvmModule) {

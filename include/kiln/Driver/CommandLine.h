@@ -21,7 +21,6 @@
 
 namespace mlir {
 class MLIRContext;
-class PassManager;
 } // namespace mlir
 
 namespace kiln {
@@ -48,11 +47,6 @@ struct ToolDescription {
 /// otherwise.
 std::optional<int> parseCommandLine(int argc, char **argv,
                                     const ToolDescription &tool);
-
-/// Applies MLIR's pass-manager options from the command line (IR printing,
-/// statistics, crash reproducers) to `pm`. --mlir-timing is the tool's
-/// (Timing below): a pass manager is timed in a scope of it.
-mlir::LogicalResult applyPassManagerOptions(mlir::PassManager &pm);
 
 /// --mlir-timing over a whole tool run: the pass pipelines nest in its root
 /// scope beside the tool's own steps (translation, linking, the JIT). The

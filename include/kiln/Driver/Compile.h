@@ -116,6 +116,20 @@ mlir::LogicalResult lowerProgram(mlir::ModuleOp module, TargetOptions &options,
                                  rt::Runtime *runtime, llvm::StringRef tool,
                                  mlir::TimingScope &timing);
 
+/// The host options kiln-compile --emit=exe and the runners share, checked
+/// as their command lines spell them: -O0 to -O3, and --entry-point-result
+/// empty (any), void, i32, i64 or f32.
+mlir::LogicalResult checkHostOptions(unsigned optLevel,
+                                     llvm::StringRef entryPointResult,
+                                     std::string &error);
+
+/// aot::addExecutableEntry for `entryPoint`, and the check that the entry
+/// point returns `entryPointResult` (empty: whatever it returns).
+mlir::LogicalResult addEntryPoint(llvm::Module &module,
+                                  llvm::StringRef entryPoint,
+                                  llvm::StringRef entryPointResult,
+                                  std::string &error);
+
 /// kiln-compile's options besides the target's.
 struct CompileOptions {
   /// The input file; "-" is standard input.

@@ -211,7 +211,7 @@ FailureOr<std::string> aot::emitCHeader(ModuleOp module,
 // LLVM IR and code generation
 //===----------------------------------------------------------------------===//
 
-static llvm::CodeGenOptLevel codeGenLevel(unsigned optLevel) {
+llvm::CodeGenOptLevel aot::codeGenOptLevel(unsigned optLevel) {
   switch (optLevel) {
   case 0:
     return llvm::CodeGenOptLevel::None;
@@ -239,8 +239,8 @@ aot::createHostTargetMachine(unsigned optLevel, std::string &error) {
   llvm::TargetOptions options;
   options.UseInitArray = true;
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, "generic", "", options, llvm::Reloc::PIC_,
-      std::nullopt, codeGenLevel(optLevel)));
+      triple, "generic", "", options, llvm::Reloc::PIC_, std::nullopt,
+      codeGenOptLevel(optLevel)));
   if (!tm) {
     error = "cannot create a target machine for " + triple.str();
     return failure();

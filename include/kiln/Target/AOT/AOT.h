@@ -15,6 +15,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/Support/CodeGen.h"
 
 #include <memory>
 #include <string>
@@ -41,6 +42,9 @@ void requestCInterfaces(mlir::ModuleOp module);
 mlir::FailureOr<std::string> emitCHeader(mlir::ModuleOp module,
                                          llvm::StringRef runtimeLibrary,
                                          llvm::StringRef guardName);
+
+/// LLVM's code generation level for `optLevel` 0..3.
+llvm::CodeGenOptLevel codeGenOptLevel(unsigned optLevel);
 
 /// The host's TargetMachine (generic CPU, position-independent code) at
 /// `optLevel` 0..3.
