@@ -164,6 +164,11 @@ struct Result {
   std::string ratioOf;
 
   bool isKiln() const { return variant == "kiln"; }
+  /// The variant Kiln's kernels are measured against on `backend`: its
+  /// hand-written reference (CUDA C++ or GLSL).
+  static const char *referenceVariant(const std::string &backend) {
+    return backend == "cuda" ? "cuda" : "glsl";
+  }
   /// Throughput at the best and the median time, in `unit`.
   double best() const;
   double median() const;

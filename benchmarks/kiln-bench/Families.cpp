@@ -140,7 +140,7 @@ public:
   void *stream = nullptr;
   bool cuda() const { return rt.backend == "cuda"; }
   /// The backend's hand-written reference.
-  const char *reference() const { return cuda() ? "cuda" : "glsl"; }
+  const char *reference() const { return Result::referenceVariant(rt.backend); }
 
   bool wanted(const std::string &kernel, const std::string &variant,
               const std::string &size) const {
@@ -1003,7 +1003,7 @@ size_t plannedCases(const Runtime &rt, const Options &options) {
 
 std::vector<std::string> benchmarkNames(const std::string &backend) {
   bool cuda = backend == "cuda";
-  std::string ref = cuda ? "cuda" : "glsl";
+  std::string ref = Result::referenceVariant(backend);
   std::vector<std::string> names;
   names.push_back(std::string("device_copy/") +
                   (cuda ? "cuMemcpyDtoD" : "vkCmdCopyBuffer") + "/" + backend);

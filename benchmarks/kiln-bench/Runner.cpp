@@ -292,14 +292,12 @@ bool measureGroup(Runtime &rt, const Options &options, Group &group,
   unsigned reps = options.reps;
   if (slowest > 0) {
     double fit = options.maxSeconds / (slowest * 1e-6);
-    reps = unsigned(std::clamp(fit, 3.0, double(options.reps)));
+    reps = unsigned(std::min(double(options.reps), std::max(3.0, fit)));
   }
-  reps = std::min(reps, options.reps);
   progress.plan(measured.size(), reps);
 
   std::map<std::string, const Result *> rows;
   bool fatal = false;
-  std::string fatalWhy;
   for (size_t i = 0; i < group.cases.size(); ++i) {
     Result &r = results[first + i];
     if (r.failed)
@@ -309,7 +307,7 @@ bool measureGroup(Runtime &rt, const Options &options, Group &group,
     rows[name] = &r;
     benchmark::internal::Benchmark *b = benchmark::RegisterBenchmark(
         name.c_str(),
-        [c, &r, &progress, &fatal, &fatalWhy, name](benchmark::State &state) {
+        [c, &r, &progress, &fatal, name](benchmark::State &state) {
           for (auto _ : state) {
             if (fatal) {
               state.SkipWithError("the device stopped taking work");
@@ -318,19 +316,17 @@ bool measureGroup(Runtime &rt, const Options &options, Group &group,
             double us = 0;
             std::string error;
             try {
-              us = c->repeat();
+              error = guarded([&] {
+                us = c->repeat();
+                return std::string();
+              });
             } catch (const RuntimeFailure &failure) {
               error = failure.what();
-              if (failure.fatal()) {
-                fatal = true;
-                fatalWhy = error;
-              }
-            } catch (const std::exception &e) {
-              error = e.what();
+              fatal = true;
             }
             if (!error.empty() || fatal) {
               r.failed = true;
-              r.error = error.empty() ? fatalWhy : error;
+              r.error = error;
               state.SkipWithError(r.error.c_str());
               break;
             }
@@ -354,7 +350,7 @@ bool measureGroup(Runtime &rt, const Options &options, Group &group,
   benchmark::ClearRegisteredBenchmarks();
 
   // The ratios of Kiln's case to the reference's.
-  const char *reference = rt.backend == "cuda" ? "cuda" : "glsl";
+  const char *reference = Result::referenceVariant(rt.backend);
   Result *kiln = nullptr, *ref = nullptr;
   for (size_t i = first; i < results.size(); ++i) {
     if (results[i].failed || results[i].samples.us.empty())
