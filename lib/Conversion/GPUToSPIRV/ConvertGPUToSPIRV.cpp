@@ -7,12 +7,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "LowerPrintf.h"
-#include "kiln/Target/SPIRV/Serialization.h"
-#include "VectorMemory.h"
-
-#include "kiln/Target/SPIRV/TargetEnvs.h"
 #include "MemorySpaces.h"
+#include "VectorMemory.h"
 #include "kiln/Conversion/GPUToSPIRV/Passes.h"
+#include "kiln/Conversion/Unconvertible.h"
+#include "kiln/Target/SPIRV/Serialization.h"
+#include "kiln/Target/SPIRV/TargetEnvs.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
@@ -1148,28 +1148,6 @@ static std::unique_ptr<CloneConversion> prepareClone(gpu::GPUModuleOp clone,
   return c;
 }
 
-/// The ops of `clone` that `conversion` cannot legalize, from its own
-/// analysis (nothing is rewritten), not from the text of its diagnostics.
-/// An op inside one that fails is left out: a kernel whose signature cannot
-/// be converted is one error, not one per op that uses the argument.
-static SmallVector<Operation *> findUnlegalizableOps(gpu::GPUModuleOp clone,
-                                                     CloneConversion &c) {
-  DenseSet<Operation *> legalizable;
-  ConversionConfig config;
-  config.legalizableOps = &legalizable;
-  if (failed(applyAnalysisConversion(clone.getOperation(), *c.target,
-                                     *c.patterns, config)))
-    return {clone.getOperation()};
-  SmallVector<Operation *> unlegalizable;
-  clone.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (legalizable.contains(op) || c.target->isLegal(op))
-      return WalkResult::advance();
-    unlegalizable.push_back(op);
-    return WalkResult::skip();
-  });
-  return unlegalizable;
-}
-
 /// Converts `clone` for `env`: what explainFailures tries again with a
 /// permissive target env.
 static LogicalResult convertClone(gpu::GPUModuleOp clone,
@@ -1454,21 +1432,49 @@ LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
   OwningOpRef<ModuleOp> pristine = ModuleOp::create(clone.getLoc());
   OpBuilder::atBlockBegin(pristine->getBody()).clone(*clone);
 
-  // Which ops cannot be converted, from the conversion's own analysis:
-  // each is reported at the op, with what its lowering would need.
-  std::unique_ptr<CloneConversion> conversion =
-      prepareClone(clone, env, use64BitIndex);
-  SmallVector<std::pair<Location, std::string>> failedOps;
-  for (Operation *op : findUnlegalizableOps(clone, *conversion))
-    failedOps.push_back({op->getLoc(), op->getName().getStringRef().str()});
-  if (!failedOps.empty()) {
-    explainFailures(*pristine, env, use64BitIndex, failedOps);
-    return failure();
+  // Convert. The conversion's own messages are held back: when it fails,
+  // its analysis of an unconverted copy says which ops cannot be converted,
+  // and each is reported at the op with what its lowering would need.
+  LogicalResult converted = failure();
+  SmallVector<Diagnostic> conversionDiagnostics;
+  {
+    ScopedDiagnosticHandler holdBack(ctx, [&](Diagnostic &diagnostic) {
+      conversionDiagnostics.push_back(std::move(diagnostic));
+      return success();
+    });
+    std::unique_ptr<CloneConversion> conversion =
+        prepareClone(clone, env, use64BitIndex);
+    converted = applyFullConversion(clone.getOperation(), *conversion->target,
+                                    *conversion->patterns);
   }
-  if (failed(applyFullConversion(clone.getOperation(), *conversion->target,
-                                 *conversion->patterns)))
+  if (failed(converted)) {
+    OwningOpRef<ModuleOp> analyzed = pristine->clone();
+    auto copy = *analyzed->getOps<gpu::GPUModuleOp>().begin();
+    std::unique_ptr<CloneConversion> analysis =
+        prepareClone(copy, env, use64BitIndex);
+    // A full conversion: every op the target does not call legal must be
+    // converted. A kernel whose signature cannot be converted is one error,
+    // not one per op that uses the argument. When the analysis itself
+    // fails, the module is what failed.
+    FailureOr<SmallVector<Operation *>> unconvertible = findUnconvertibleOps(
+        copy, *analysis->target, *analysis->patterns,
+        [&](Operation *op) { return !analysis->target->isLegal(op); });
+    if (failed(unconvertible))
+      unconvertible = SmallVector<Operation *>{copy.getOperation()};
+    SmallVector<std::pair<Location, std::string>> failedOps;
+    for (Operation *op : *unconvertible)
+      failedOps.push_back({op->getLoc(), op->getName().getStringRef().str()});
+    if (!failedOps.empty()) {
+      explainFailures(*pristine, env, use64BitIndex, failedOps);
+      return failure();
+    }
+    for (Diagnostic &diagnostic : conversionDiagnostics)
+      ctx->getDiagEngine().emit(std::move(diagnostic));
     return gpuModule.emitError("GPU module '")
            << gpuModule.getName() << "' failed to lower to SPIR-V";
+  }
+  for (Diagnostic &diagnostic : conversionDiagnostics)
+    ctx->getDiagEngine().emit(std::move(diagnostic));
 
   // The clone is a spirv.module now; give its entry points push constants.
   spirv::ModuleOp spvModule;

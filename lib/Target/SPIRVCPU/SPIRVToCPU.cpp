@@ -26,9 +26,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Target/SPIRV/Serialization.h"
-
+#include "kiln/Conversion/Unconvertible.h"
 #include "kiln/Runtime/SPIRVCPUABI.h"
+#include "kiln/Target/SPIRV/Serialization.h"
 #include "kiln/Target/SPIRVCPU/Passes.h"
 
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
@@ -1329,28 +1329,27 @@ LogicalResult SPIRVToCPUPass::convertModule(gpu::GPUModuleOp gpuModule) {
   LowerToLLVMOptions options(ctx, DataLayout(getOperation()));
   LLVMTypeConverter converter(ctx, options);
   populateSPIRVToLLVMTypeConversion(converter);
-  // Runtime arrays (buffers of dynamic size) as zero-length arrays, which
-  // upstream leaves out.
-  converter.addConversion(
-      [&](spirv::RuntimeArrayType type) -> std::optional<Type> {
-        Type element = converter.convertType(type.getElementType());
-        if (!element)
-          return std::nullopt;
-        uint64_t stride = type.getArrayStride();
-        if (stride && stride != DataLayout().getTypeSize(element))
-          return std::nullopt;
-        return LLVM::LLVMArrayType::get(element, 0);
-      });
-  // Laid-out arrays (storage buffers read as arrays of vectors) whose
-  // stride is their element's size, which upstream refuses.
-  converter.addConversion([&](spirv::ArrayType type) -> std::optional<Type> {
-    Type element = converter.convertType(type.getElementType());
+  // An array of `count` elements whose stride is their size (or not laid
+  // out).
+  auto convertArray = [&](Type elementType, uint64_t stride,
+                          uint64_t count) -> std::optional<Type> {
+    Type element = converter.convertType(elementType);
     if (!element)
       return std::nullopt;
-    uint64_t stride = type.getArrayStride();
     if (stride && stride != DataLayout().getTypeSize(element))
       return std::nullopt;
-    return LLVM::LLVMArrayType::get(element, type.getNumElements());
+    return LLVM::LLVMArrayType::get(element, count);
+  };
+  // Runtime arrays (buffers of dynamic size) as zero-length arrays, which
+  // upstream leaves out.
+  converter.addConversion([&](spirv::RuntimeArrayType type) {
+    return convertArray(type.getElementType(), type.getArrayStride(), 0);
+  });
+  // Laid-out arrays (storage buffers read as arrays of vectors) whose
+  // stride is their element's size, which upstream refuses.
+  converter.addConversion([&](spirv::ArrayType type) {
+    return convertArray(type.getElementType(), type.getArrayStride(),
+                        type.getNumElements());
   });
   converter.addConversion([&](spirv::StructType type) {
     return convertLaidOutStruct(type, converter);
@@ -1397,32 +1396,40 @@ LogicalResult SPIRVToCPUPass::convertModule(gpu::GPUModuleOp gpuModule) {
   target.addLegalDialect<LLVM::LLVMDialect>();
   target.addLegalOp<ModuleOp>();
   FrozenRewritePatternSet frozen(std::move(patterns));
+  // Convert. The conversion's own messages are held back: when it fails
+  // (and is rolled back), its analysis says which ops have no lowering, and
+  // the user hears about each at the op.
+  LogicalResult lowered = failure();
+  SmallVector<Diagnostic> conversionDiagnostics;
   {
-    // An op with no lowering is the user's problem to hear about, at the
-    // op: the conversion's own analysis says which (nothing is rewritten),
-    // each reported once, not the ops nested in it.
-    DenseSet<Operation *> legalizable;
-    ConversionConfig config;
-    config.legalizableOps = &legalizable;
-    if (failed(applyAnalysisConversion(scratch->getOperation(), target, frozen,
-                                       config)))
+    ScopedDiagnosticHandler holdBack(ctx, [&](Diagnostic &diagnostic) {
+      conversionDiagnostics.push_back(std::move(diagnostic));
+      return success();
+    });
+    lowered = applyPartialConversion(*scratch, target, frozen);
+  }
+  if (failed(lowered)) {
+    // A partial conversion: only the ops the target calls illegal must be
+    // converted.
+    FailureOr<SmallVector<Operation *>> unconvertible =
+        kiln::findUnconvertibleOps(
+            scratch->getOperation(), target, frozen,
+            [&](Operation *op) { return target.isIllegal(op); });
+    if (failed(unconvertible))
       return failure();
-    bool unsupported = false;
-    scratch->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (legalizable.contains(op) || !target.isIllegal(op))
-        return WalkResult::advance();
+    for (Operation *op : *unconvertible)
       op->emitError("the spirv-cpu target cannot run '")
           << op->getName() << "': it has no lowering to the LLVM dialect";
-      unsupported = true;
-      return WalkResult::skip();
-    });
-    if (unsupported)
+    if (!unconvertible->empty())
       return failure();
-  }
-  if (failed(applyPartialConversion(*scratch, target, frozen)))
+    for (Diagnostic &diagnostic : conversionDiagnostics)
+      ctx->getDiagEngine().emit(std::move(diagnostic));
     return gpuModule.emitError("GPU module '")
            << gpuModule.getName()
            << "' failed to lower to the LLVM dialect for the CPU";
+  }
+  for (Diagnostic &diagnostic : conversionDiagnostics)
+    ctx->getDiagEngine().emit(std::move(diagnostic));
 
   // The converted spirv.module is now a builtin.module inside the scratch
   // module.
