@@ -11,20 +11,13 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace kiln;
-
-static std::optional<int64_t> constantIndex(Value v) {
-  APInt value;
-  if (matchPattern(v, m_ConstantInt(&value)))
-    return value.getSExtValue();
-  return std::nullopt;
-}
 
 /// True when `v` is provably a multiple of `w` (a power of two): constants,
 /// products with a multiple, sums and differences of multiples, shifts by
@@ -32,7 +25,7 @@ static std::optional<int64_t> constantIndex(Value v) {
 static bool isMultipleOf(Value v, int64_t w, unsigned depth = 8) {
   if (depth == 0)
     return false;
-  if (std::optional<int64_t> c = constantIndex(v))
+  if (std::optional<int64_t> c = getConstantIntValue(v))
     return *c % w == 0;
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
@@ -51,7 +44,7 @@ static bool isMultipleOf(Value v, int64_t w, unsigned depth = 8) {
   if (isa<arith::AddIOp, arith::SubIOp, arith::RemUIOp, arith::RemSIOp>(def))
     return both();
   if (auto shl = dyn_cast<arith::ShLIOp>(def)) {
-    std::optional<int64_t> bits = constantIndex(shl.getRhs());
+    std::optional<int64_t> bits = getConstantIntValue(shl.getRhs());
     return (bits && *bits >= 0 && *bits < 62 &&
             (int64_t(1) << *bits) % w == 0) ||
            isMultipleOf(shl.getLhs(), w, depth - 1);
@@ -71,13 +64,13 @@ static Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
 /// exact for any multiple.
 static Value divideExact(OpBuilder &b, Location loc, Value v, int64_t w,
                          unsigned depth = 8) {
-  if (std::optional<int64_t> c = constantIndex(v))
+  if (std::optional<int64_t> c = getConstantIntValue(v))
     return indexConstant(b, loc, *c / w);
   if (Operation *def = v.getDefiningOp(); def && depth > 0) {
     if (auto mul = dyn_cast<arith::MulIOp>(def)) {
       for (auto [factor, other] : {std::pair(mul.getRhs(), mul.getLhs()),
                                    std::pair(mul.getLhs(), mul.getRhs())}) {
-        std::optional<int64_t> c = constantIndex(factor);
+        std::optional<int64_t> c = getConstantIntValue(factor);
         if (c && *c % w == 0)
           return *c == w ? other
                          : arith::MulIOp::create(b, loc, other,
@@ -103,7 +96,7 @@ static Value divideExact(OpBuilder &b, Location loc, Value v, int64_t w,
 /// `m + c` with `m` a multiple and `0 <= c < w` a constant gives (m / w, c).
 static std::pair<Value, Value> splitIndex(OpBuilder &b, Location loc, Value j,
                                           int64_t w) {
-  if (std::optional<int64_t> c = constantIndex(j))
+  if (std::optional<int64_t> c = getConstantIntValue(j))
     return {indexConstant(b, loc, llvm::divideFloorSigned(*c, w)),
             indexConstant(b, loc, *c - llvm::divideFloorSigned(*c, w) * w)};
   if (isMultipleOf(j, w))
@@ -111,7 +104,7 @@ static std::pair<Value, Value> splitIndex(OpBuilder &b, Location loc, Value j,
   if (auto add = j.getDefiningOp<arith::AddIOp>()) {
     for (auto [part, rest] : {std::pair(add.getRhs(), add.getLhs()),
                               std::pair(add.getLhs(), add.getRhs())}) {
-      std::optional<int64_t> c = constantIndex(part);
+      std::optional<int64_t> c = getConstantIntValue(part);
       if (c && *c >= 0 && *c < w && isMultipleOf(rest, w))
         return {divideExact(b, loc, rest, w), indexConstant(b, loc, *c)};
     }
@@ -256,11 +249,16 @@ void kiln::vectorizeWorkgroupMemory(gpu::GPUFuncOp fn) {
   }
 }
 
+/// Gives `fn` the function type its entry block's arguments now have.
+static void updateFunctionType(gpu::GPUFuncOp fn) {
+  fn.setFunctionTypeAttr(TypeAttr::get(FunctionType::get(
+      fn.getContext(), fn.front().getArgumentTypes(), fn.getResultTypes())));
+}
+
 SmallVector<VectorizedBuffer>
 kiln::vectorizeStorageBuffers(gpu::GPUFuncOp fn, ArrayRef<unsigned> skip) {
   SmallVector<VectorizedBuffer> done;
   StringRef abiName = spirv::getInterfaceVarABIAttrName();
-  SmallVector<Type> inputs(fn.getArgumentTypes());
   for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
     BlockArgument arg = fn.getArgument(i);
     auto type = dyn_cast<MemRefType>(arg.getType());
@@ -271,16 +269,14 @@ kiln::vectorizeStorageBuffers(gpu::GPUFuncOp fn, ArrayRef<unsigned> skip) {
     std::optional<int64_t> w = planWidth(arg, type, /*trustAlignment=*/true);
     if (!w)
       continue;
-    MemRefType vectorized = vectorizedType(type, *w);
-    arg.setType(vectorized);
-    inputs[i] = vectorized;
+    arg.setType(vectorizedType(type, *w));
     fn.setArgAttr(i, kVectorComponentsAttr, UnitAttr::get(fn.getContext()));
     rewriteAccesses(arg, arg, *w);
     done.push_back({abi.getDescriptorSet(), abi.getBinding(),
                     unsigned(*w * type.getElementTypeBitWidth() / 8)});
   }
-  fn.setFunctionTypeAttr(TypeAttr::get(
-      FunctionType::get(fn.getContext(), inputs, fn.getResultTypes())));
+  if (!done.empty())
+    updateFunctionType(fn);
   return done;
 }
 
@@ -343,19 +339,16 @@ void kiln::markVectorMemoryTypes(Operation *root) {
           withSpace(alloc.getType(), workgroupMarker(ctx)));
   });
   root->walk([&](gpu::GPUFuncOp fn) {
-    SmallVector<Type> inputs(fn.getArgumentTypes());
     bool changed = false;
-    for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
-      if (!fn.getArgAttr(i, kVectorComponentsAttr))
+    for (BlockArgument arg : fn.getArguments()) {
+      if (!fn.getArgAttr(arg.getArgNumber(), kVectorComponentsAttr))
         continue;
-      auto type = withSpace(cast<MemRefType>(inputs[i]), bufferMarker(ctx));
-      fn.getArgument(i).setType(type);
-      inputs[i] = type;
+      arg.setType(
+          withSpace(cast<MemRefType>(arg.getType()), bufferMarker(ctx)));
       changed = true;
     }
     if (changed)
-      fn.setFunctionTypeAttr(
-          TypeAttr::get(FunctionType::get(ctx, inputs, fn.getResultTypes())));
+      updateFunctionType(fn);
   });
 }
 
