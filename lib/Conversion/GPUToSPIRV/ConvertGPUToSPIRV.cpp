@@ -59,16 +59,6 @@ using container::ArgInfo;
 using container::ArgKind;
 using container::ScalarType;
 
-/// Trailing kernel arguments of the converted clone that are push-constant
-/// fields: an array of their byte offsets. Internal to this pass.
-static constexpr llvm::StringLiteral kPushConstantFieldsAttr =
-    "kiln.push_constant_fields";
-/// Kernel arguments of the converted clone bound by device address: pairs
-/// of (argument number, push-constant offset of its address). Internal.
-static constexpr llvm::StringLiteral kAddressArgsAttr = "kiln.address_args";
-/// Marks such an argument until the signature is final. Internal.
-static constexpr llvm::StringLiteral kAddressFieldAttr = "kiln.address_field";
-
 //===----------------------------------------------------------------------===//
 // Flattening memrefs with dynamic shape or layout
 //===----------------------------------------------------------------------===//

@@ -38,15 +38,12 @@
 #ifndef KILN_LIB_CONVERSION_GPUTOSPIRV_VECTORMEMORY_H
 #define KILN_LIB_CONVERSION_GPUTOSPIRV_VECTORMEMORY_H
 
+#include "kiln/Dialect/Kiln/KilnDialect.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
 
 namespace kiln {
-
-/// The unit attribute on a workgroup memref.alloc, or on a kernel argument,
-/// whose innermost dimension is the component of a vector.
-inline constexpr llvm::StringLiteral kVectorComponentsAttr =
-    "kiln.vector_components";
 
 /// Rewrites the workgroup allocations of `fn` that qualify (a static shape,
 /// an identity layout, 32-bit elements, only loads and stores as users, at

@@ -181,14 +181,6 @@ KernelABIAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-/// The attributes Kiln's passes leave on operations between them.
-static bool isInternalAttr(StringRef name) {
-  return llvm::is_contained({"kiln.vector_components",
-                             "kiln.push_constant_fields", "kiln.address_args",
-                             "kiln.address_field", "kiln.debug_printf_formats"},
-                            name);
-}
-
 /// Checks `abi` against the signature of `kernel`: as many arguments, each
 /// memref one a memref kind of its rank and element size, each scalar one a
 /// scalar of its type.
@@ -235,7 +227,7 @@ LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
       return op->emitError("'") << name << "' is for gpu.func kernels";
     return verifyAgainstKernel(kernel, abi);
   }
-  if (isInternalAttr(name))
+  if (llvm::is_contained(kInternalAttrNames, name))
     return success();
   return op->emitError("unknown Kiln attribute '") << name << "'";
 }

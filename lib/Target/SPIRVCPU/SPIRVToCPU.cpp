@@ -1323,7 +1323,7 @@ LogicalResult SPIRVToCPUPass::convertModule(gpu::GPUModuleOp gpuModule) {
     b.clone(*original);
   }
   scratch->walk(
-      [](spirv::ModuleOp m) { m->removeAttr("kiln.debug_printf_formats"); });
+      [](spirv::ModuleOp m) { m->removeAttr(kiln::kDebugPrintfFormatsAttr); });
   inlineConstructsWithResults(scratch.get());
 
   LowerToLLVMOptions options(ctx, DataLayout(getOperation()));

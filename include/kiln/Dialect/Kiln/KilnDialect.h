@@ -25,6 +25,30 @@ namespace kiln {
 /// The name of the gpu.func attribute holding a kernel's #kiln.kernel_abi.
 constexpr llvm::StringLiteral kKernelABIAttrName = "kiln.abi";
 
+// The attributes Kiln's passes leave on operations for later ones, which
+// the dialect's verifier accepts (kInternalAttrNames).
+
+/// The unit attribute on a workgroup memref.alloc, or on a kernel argument,
+/// whose innermost dimension is the component of a vector.
+constexpr llvm::StringLiteral kVectorComponentsAttr = "kiln.vector_components";
+/// Trailing kernel arguments of kiln-convert-gpu-to-spirv's converted clone
+/// that are push-constant fields: an array of their byte offsets.
+constexpr llvm::StringLiteral kPushConstantFieldsAttr =
+    "kiln.push_constant_fields";
+/// Kernel arguments of the converted clone bound by device address: pairs of
+/// (argument number, push-constant offset of its address).
+constexpr llvm::StringLiteral kAddressArgsAttr = "kiln.address_args";
+/// Marks such an argument until the signature is final.
+constexpr llvm::StringLiteral kAddressFieldAttr = "kiln.address_field";
+/// The spirv.module attribute with debug printf's formats
+/// (kiln-convert-gpu-to-spirv makes it, serialization consumes it).
+constexpr llvm::StringLiteral kDebugPrintfFormatsAttr =
+    "kiln.debug_printf_formats";
+
+constexpr llvm::StringLiteral kInternalAttrNames[] = {
+    kVectorComponentsAttr, kPushConstantFieldsAttr, kAddressArgsAttr,
+    kAddressFieldAttr, kDebugPrintfFormatsAttr};
+
 } // namespace kiln
 
 #endif // KILN_DIALECT_KILN_KILNDIALECT_H

@@ -9,6 +9,8 @@
 #ifndef KILN_TARGET_SPIRV_SERIALIZATION_H
 #define KILN_TARGET_SPIRV_SERIALIZATION_H
 
+#include "kiln/Dialect/Kiln/KilnDialect.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -18,13 +20,11 @@
 
 namespace kiln {
 
-/// Debug printf's stubs: their name prefix, and the spirv.module attribute
-/// with the formats (kiln-convert-gpu-to-spirv makes them,
-/// rewriteDebugPrintfCalls replaces them).
+/// Debug printf's stubs' name prefix (kiln-convert-gpu-to-spirv makes them
+/// with the formats in kDebugPrintfFormatsAttr, rewriteDebugPrintfCalls
+/// replaces them).
 inline constexpr llvm::StringLiteral kDebugPrintfStubPrefix =
     "__kiln_debug_printf_";
-inline constexpr llvm::StringLiteral kDebugPrintfFormatsAttr =
-    "kiln.debug_printf_formats";
 
 /// Replaces the calls of the stubs in serialized SPIR-V with
 /// NonSemantic.DebugPrintf instructions of `formats` and removes the stubs.
