@@ -3,12 +3,7 @@
 #include "kiln/Conversion/GPUToNVVM/Passes.h"
 #include "kiln/Target/NVVM/CUDA.h"
 
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Pass/PassManager.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSet.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_KILNATTACHNVVMTARGET

@@ -22,17 +22,14 @@ using namespace kiln;
 /// `[#kiln.arg<...>, ...]`: the arguments in their full form.
 static ParseResult parseArgList(AsmParser &parser,
                                 SmallVector<KernelArgAttr> &args) {
-  SmallVector<KernelArgAttr> &list = args;
-  if (failed(parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
-                                            [&]() -> ParseResult {
-                                              KernelArgAttr arg;
-                                              if (parser.parseAttribute(arg))
-                                                return failure();
-                                              list.push_back(arg);
-                                              return success();
-                                            })))
-    return failure();
-  return success();
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                        [&]() -> ParseResult {
+                                          KernelArgAttr arg;
+                                          if (parser.parseAttribute(arg))
+                                            return failure();
+                                          args.push_back(arg);
+                                          return success();
+                                        });
 }
 
 static void printArgList(AsmPrinter &printer, ArrayRef<KernelArgAttr> args) {

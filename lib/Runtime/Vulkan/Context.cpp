@@ -1965,8 +1965,7 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
       if (std::string why = rt::checkBaseAlignment(a, m); !why.empty())
         return KILN_ERROR(InvalidArgument,
                           "kernel '" + kernel->name + "' argument " +
-                              std::to_string(&a - info->args.data()) + " " +
-                              why);
+                              std::to_string(b.argument) + " " + why);
       b.elementBytes = m.elementBytes;
       b.aligned = m.aligned;
       b.offset = m.offset;

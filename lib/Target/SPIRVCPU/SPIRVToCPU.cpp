@@ -702,8 +702,6 @@ private:
 
 } // namespace
 
-/// "argument N (TYPE)" for the kernel argument at (set, binding), from the
-/// gpu.funcs of the module; empty when none has it.
 /// Replaces each `spirv.mlir.loop` and `spirv.mlir.selection` that yields
 /// results (`--kiln-tidy-spirv` gives loops results instead of Function
 /// variables) by its blocks, inlined into the enclosing region: upstream's
@@ -739,6 +737,8 @@ static void inlineConstructsWithResults(Operation *root) {
   }
 }
 
+/// "argument N (TYPE)" for the kernel argument at (set, binding), from the
+/// gpu.funcs of the module; empty when none has it.
 static std::string describeBinding(gpu::GPUModuleOp gpuModule, uint32_t set,
                                    uint32_t binding) {
   for (auto fn : gpuModule.getOps<gpu::GPUFuncOp>()) {

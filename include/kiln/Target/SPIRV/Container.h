@@ -131,9 +131,7 @@ struct ArgInfo {
   /// True for a memref whose {offset, sizes, strides} are in the
   /// push-constant block.
   bool hasMetadata() const {
-    return kind == ArgKind::StridedAddress ||
-           kind == ArgKind::IdentityMemRef ||
-           (kind == ArgKind::MemRef && pushConstantOffset != kNoPushConstant);
+    return hasRebasableOffset() || kind == ArgKind::IdentityMemRef;
   }
   /// True for a memref whose binding starts below its first element and
   /// whose pushed offset says where that element is (the runtime may bind
