@@ -228,7 +228,9 @@ def nvcc_ptx(source, chip, tmp):
     return out
 
 
-def collect(build, chip):
+def collect(build, chip, references):
+    """Kiln's counts per kernel; with `references`, also glslc's and nvcc's
+    and ptxas's registers and spills (what only the markdown tables show)."""
     bench = os.path.join(build, "benchmarks", "kiln-bench")
     if not os.path.isdir(bench):
         die("no %s: build kiln-bench first" % bench)
@@ -242,13 +244,14 @@ def collect(build, chip):
                     os.path.join(bench, "vulkan", module + ".kiln")))
             row["kiln spirv"] = count_spirv(spirv_cache[module][function])
             glsl_path = os.path.join(bench, "glsl", glsl + ".spv")
-            if os.path.exists(glsl_path):
+            if references and os.path.exists(glsl_path):
                 fns = spirv_functions(open(glsl_path, "rb").read())
                 row["glslc spirv"] = count_spirv(fns["main"])
             def ptx_counts(path, entry):
                 if path not in ptx_cache:
                     ptx_cache[path] = ptx_entries(open(path).read())
-                    res_cache[path] = ptxas_resources(path, chip)
+                    res_cache[path] = (ptxas_resources(path, chip)
+                                       if references else {})
                 counts = count_ptx(ptx_cache[path][entry])
                 regs = res_cache[path].get(entry)
                 if regs:
@@ -259,7 +262,7 @@ def collect(build, chip):
             row["kiln ptx"] = ptx_counts(
                 os.path.join(ptx_dir, os.listdir(ptx_dir)[0]), function)
             source = os.path.join(ROOT, "benchmarks", "cuda", cu + ".cu")
-            nv = nvcc_ptx(source, chip, tmp)
+            nv = nvcc_ptx(source, chip, tmp) if references else None
             if nv:
                 row["nvcc ptx"] = ptx_counts(nv, cuda_fn)
     return rows
@@ -322,7 +325,7 @@ def main():
     parser.add_argument("--write")
     parser.add_argument("--check")
     args = parser.parse_args()
-    rows = collect(args.build, args.chip)
+    rows = collect(args.build, args.chip, references=args.markdown)
     if args.markdown:
         print(markdown(rows))
     counts = kiln_counts(rows)
