@@ -189,7 +189,7 @@ struct Options {
   std::string filter;
   uint64_t size = 0;               ///< Stream elements; 0: from the cache size.
   std::vector<unsigned> gemmSizes; ///< Empty: from the device.
-  unsigned reps = 20, warmup = 2;
+  unsigned reps = 20, warmup = 2;  ///< warmup: at least 1.
   double maxSeconds = 5;
   unsigned fmaThreads = 1u << 20, fmaIterations = 256;
   unsigned launches = 2000;

@@ -169,7 +169,7 @@ static bool parseOptions(int argc, char **argv, Options &o,
     } else if (const char *v = value("--filter")) {
       o.filter = v;
       try {
-        std::regex check(o.filter[0] == '-' ? o.filter.substr(1) : o.filter);
+        matchesFilter(o.filter, "");
       } catch (const std::regex_error &e) {
         std::fprintf(stderr, "kiln-bench: --filter='%s' is not a regular "
                              "expression: %s\n",
@@ -220,7 +220,8 @@ static bool parseOptions(int argc, char **argv, Options &o,
                      v);
         return false;
       }
-      o.warmup = unsigned(w);
+      // At least one: its time sizes the repetitions (measureGroup).
+      o.warmup = std::max(1u, unsigned(w));
     } else if (const char *v = value("--max-seconds")) {
       char *end = nullptr;
       o.maxSeconds = std::strtod(v, &end);

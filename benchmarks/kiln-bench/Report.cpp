@@ -126,8 +126,7 @@ void report(std::vector<Result> &results, const std::vector<Runtime> &runtimes,
       "up to %u repetitions after %u warm-up%s, Kiln's and the reference's "
       "interleaved in random order; GPU time from timestamp queries (Vulkan) "
       "/ CUDA events; launches: host time\n",
-      options.reps, std::max(1u, options.warmup),
-      std::max(1u, options.warmup) == 1 ? "" : "s");
+      options.reps, options.warmup, options.warmup == 1 ? "" : "s");
   std::printf("%% peak: of this run's device copy (GB/s) or FMA chain "
               "(GFLOP/s)\n");
   std::printf("kiln/ref: Kiln's throughput over the reference's (above 1: "

@@ -267,7 +267,7 @@ bool measureGroup(Runtime &rt, const Options &options, Group &group,
     double last = 0;
     if (error.empty())
       error = guarded([&] {
-        for (unsigned i = 0; i < std::max(1u, options.warmup); ++i)
+        for (unsigned i = 0; i < options.warmup; ++i)
           last = c.repeat();
         return std::string();
       });
