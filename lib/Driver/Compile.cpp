@@ -142,7 +142,9 @@ runPipeline(ModuleOp module, TimingScope &timing,
   return pm.run(module);
 }
 
-static void fillSPIRVOptions(GPUToSPIRVPipelineOptions &pipeline,
+/// The options the Vulkan and spirv-cpu pipelines share.
+template <typename PipelineOptions>
+static void fillSPIRVOptions(PipelineOptions &pipeline,
                              const TargetOptions &options) {
   pipeline.targetEnv = options.targetEnv;
   pipeline.use64BitIndex = options.use64BitIndex;
@@ -152,10 +154,7 @@ static void fillSPIRVOptions(GPUToSPIRVPipelineOptions &pipeline,
 
 static void fillCPUOptions(GPUToSPIRVCPUPipelineOptions &pipeline,
                            const TargetOptions &options) {
-  pipeline.targetEnv = options.targetEnv;
-  pipeline.use64BitIndex = options.use64BitIndex;
-  if (!options.bufferDeviceAddress.empty())
-    pipeline.bufferDeviceAddress = options.bufferDeviceAddress;
+  fillSPIRVOptions(pipeline, options);
   pipeline.checked = options.checked;
 }
 
