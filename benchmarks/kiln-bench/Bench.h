@@ -208,8 +208,7 @@ bool matchesFilter(const std::string &filter, const std::string &name);
 /// runtime error) is passed to `fail` and skipped; after an error that
 /// leaves the device unusable the loop ends.
 void forEachFamily(Runtime &rt, const Options &options,
-                   const std::function<bool(const std::string &family,
-                                            std::vector<Group> &)> &run,
+                   const std::function<bool(std::vector<Group> &)> &run,
                    const std::function<void(const std::string &family,
                                             const std::string &error)> &fail);
 /// The names forEachFamily may measure on `backend`, as

@@ -488,8 +488,7 @@ void stream(Session &s, uint64_t n, const char *type,
           s, row(kernel, variant, size, "GB/s", arrays * double(n) * sizeof(T)),
           l, prepare, verify));
     }
-    if (!group.cases.empty())
-      groups.push_back(std::move(group));
+    groups.push_back(std::move(group));
   }
 }
 
@@ -547,8 +546,7 @@ void reduce(Session &s, uint64_t n, std::vector<Group> &groups) {
           launchCase(s, row(kernel, variant, size, "GB/s", double(n) * 4), l,
                      prepare, verify));
     }
-    if (!group.cases.empty())
-      groups.push_back(std::move(group));
+    groups.push_back(std::move(group));
   }
 }
 
@@ -604,8 +602,7 @@ void transpose(Session &s, uint64_t rows, uint64_t cols,
         s, row("transpose", variant, size, "GB/s", 2.0 * rows * cols * 4), l,
         prepare, verify));
   }
-  if (!group.cases.empty())
-    groups.push_back(std::move(group));
+  groups.push_back(std::move(group));
 }
 
 //===----------------------------------------------------------------------===//
@@ -748,8 +745,7 @@ void sgemm(Session &s, unsigned n, std::vector<Group> &groups) {
       group.cases.push_back(launchCase(
           s, row(kernel, variant, size, "GFLOP/s", flops), l, prepare, verify));
     }
-    if (!group.cases.empty())
-      groups.push_back(std::move(group));
+    groups.push_back(std::move(group));
   }
 
   if (!blas)
@@ -833,8 +829,7 @@ void fmaChain(Session &s, unsigned threads, unsigned iterations,
                                          double(threads) * iterations * 128),
                                      l, prepare, verify));
   }
-  if (!group.cases.empty())
-    groups.push_back(std::move(group));
+  groups.push_back(std::move(group));
 }
 
 //===----------------------------------------------------------------------===//
@@ -883,8 +878,7 @@ void emptyKernel(Session &s, unsigned launches, std::vector<Group> &groups) {
       };
       group.cases.push_back(std::move(c));
     }
-    if (!group.cases.empty())
-      groups.push_back(std::move(group));
+    groups.push_back(std::move(group));
   }
 }
 
@@ -932,7 +926,7 @@ std::vector<unsigned> gemmSizes(const Runtime &rt, const Options &o) {
 
 void forEachFamily(
     Runtime &rt, const Options &options,
-    const std::function<bool(const std::string &, std::vector<Group> &)> &run,
+    const std::function<bool(std::vector<Group> &)> &run,
     const std::function<void(const std::string &, const std::string &)> &fail) {
   uint64_t n = streamSize(rt, options);
   uint64_t side = 32;
@@ -965,7 +959,12 @@ void forEachFamily(
     guard(name, [&] {
       std::vector<Group> groups;
       build(groups);
-      return groups.empty() || run(name, groups);
+      // A group the filter left empty is not measured.
+      groups.erase(
+          std::remove_if(groups.begin(), groups.end(),
+                         [](const Group &g) { return g.cases.empty(); }),
+          groups.end());
+      return groups.empty() || run(groups);
     });
   };
   // The peaks first: the device copy and the FMA chain.

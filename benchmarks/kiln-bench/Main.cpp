@@ -329,7 +329,7 @@ int main(int argc, char **argv) {
                  rt.deviceName.c_str());
     forEachFamily(
         rt, options,
-        [&](const std::string &, std::vector<Group> &groups) {
+        [&](std::vector<Group> &groups) {
           for (Group &group : groups)
             if (!measureGroup(rt, options, group, reporter, progress, results))
               return false;
