@@ -1410,17 +1410,27 @@ LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
   if (failed(lowerPrintfToStubs(clone, env, use64BitIndex, printfFormats)))
     return failure();
 
-  // Loop annotations (what `#pragma unroll` is in CUDA C++) for the
-  // spirv.mlir.loops the conversion makes of their scf.for, by location.
-  SmallVector<std::pair<Location, spirv::LoopControl>> loopControls;
-  clone.walk([&](scf::ForOp loop) {
-    if (std::optional<spirv::LoopControl> control = loopControlOf(loop))
-      loopControls.push_back({loop.getLoc(), *control});
-  });
-
   // Keep an unconverted copy, outside the IR, to explain failures with.
   OwningOpRef<ModuleOp> pristine = ModuleOp::create(clone.getLoc());
   OpBuilder::atBlockBegin(pristine->getBody()).clone(*clone);
+
+  // Loop annotations (what `#pragma unroll` is in CUDA C++) for the
+  // spirv.mlir.loops the conversion makes of their scf.for. The conversion
+  // gives a loop, and what it creates for it, the scf.for's location; an
+  // annotated loop's is made unique for the conversion (loops may share
+  // one) and is restored after it.
+  DenseMap<Location, std::pair<Location, spirv::LoopControl>> loopControls;
+  clone.walk([&](scf::ForOp loop) {
+    std::optional<spirv::LoopControl> control = loopControlOf(loop);
+    if (!control)
+      return;
+    Location marker = NameLoc::get(
+        StringAttr::get(ctx, "kiln.loop_control." +
+                                 Twine(unsigned(loopControls.size()))),
+        loop.getLoc());
+    loopControls.try_emplace(marker, loop.getLoc(), *control);
+    loop->setLoc(marker);
+  });
 
   // Convert. The conversion's own messages are held back: when it fails,
   // its analysis of an unconverted copy says which ops cannot be converted,
@@ -1484,11 +1494,20 @@ LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
   for (auto fn : llvm::make_early_inc_range(spvModule.getOps<spirv::FuncOp>()))
     if (failed(materializePushConstants(fn)))
       return failure();
-  spvModule.walk([&](spirv::LoopOp loop) {
-    for (auto [loc, control] : loopControls)
-      if (loop.getLoc() == loc)
-        loop.setLoopControl(control);
-  });
+  if (!loopControls.empty())
+    spvModule.walk([&](Block *block) {
+      for (BlockArgument arg : block->getArguments())
+        if (auto it = loopControls.find(arg.getLoc()); it != loopControls.end())
+          arg.setLoc(it->second.first);
+      for (Operation &op : *block) {
+        auto it = loopControls.find(op.getLoc());
+        if (it == loopControls.end())
+          continue;
+        if (auto loop = dyn_cast<spirv::LoopOp>(op))
+          loop.setLoopControl(it->second.second);
+        op.setLoc(it->second.first);
+      }
+    });
   return success();
 }
 
