@@ -161,14 +161,29 @@ LogicalResult kiln::serializeSPIRVWords(spirv::ModuleOp spvModule,
 
   // The serializer rewrites the uses of loop and selection results into
   // the values their merge yields (valid in SPIR-V, where the header
-  // dominates what follows the construct, but not in MLIR's regions), so it
-  // gets a copy: the module stays valid for later passes.
-  OwningOpRef<spirv::ModuleOp> copy(cast<spirv::ModuleOp>(spvModule->clone()));
-  if (failed(copyBranchedConstructResults(*copy)))
-    return failure();
+  // dominates what follows the construct, but not in MLIR's regions), so a
+  // module with such results is serialized from a copy: the module stays
+  // valid for later passes.
+  bool constructResults =
+      spvModule
+          .walk([](Operation *op) {
+            return isa<spirv::LoopOp, spirv::SelectionOp>(op) &&
+                           op->getNumResults()
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
+  OwningOpRef<spirv::ModuleOp> copy;
+  spirv::ModuleOp serialized = spvModule;
+  if (constructResults) {
+    copy = cast<spirv::ModuleOp>(spvModule->clone());
+    if (failed(copyBranchedConstructResults(*copy)))
+      return failure();
+    serialized = *copy;
+  }
   spirv::SerializationOptions options;
   options.emitSymbolName = true;
-  if (failed(spirv::serialize(*copy, words, options)))
+  if (failed(spirv::serialize(serialized, words, options)))
     return failure();
   SmallVector<std::string> printfFormats;
   if (auto formats =
