@@ -32,12 +32,14 @@
 using namespace mlir;
 
 /// What both targets lower the same way, in every GPU module: device
-/// functions inlined into their kernels, gpu.all_reduce as a workgroup tree.
+/// functions inlined into their kernels, workgroup-memory allocations as
+/// workgroup attributions, gpu.all_reduce as a workgroup tree.
 /// On Vulkan this runs after the kernel ABI has fixed each kernel's
 /// workgroup size, so reductions size their buffers from it.
 static void addKernelFeatureLowering(OpPassManager &pm) {
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
   gpu.addPass(kiln::createKilnInlineDeviceFunctions());
+  gpu.addPass(kiln::createKilnWorkgroupAllocsToAttributions());
   gpu.addPass(kiln::createKilnLowerAllReduce());
 }
 
@@ -143,6 +145,7 @@ void kiln::buildGPUToNVVMDevicePassPipeline(
   pm.addPass(kiln::createKilnCheckCUDALimits());
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
   gpu.addPass(createKilnLowerSubgroupReduce());
+  gpu.addPass(createKilnLowerShuffle());
   gpu.addPass(memref::createExpandStridedMetadataPass());
   gpu.addPass(createLowerAffinePass());
   gpu.addPass(createConvertVectorToSCFPass());

@@ -79,4 +79,37 @@ def KilnLowerAllReduce
   ];
 }
 
+def KilnWorkgroupAllocsToAttributions
+    : Pass<"kiln-workgroup-allocs-to-attributions",
+           "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make workgroup-memory allocations in kernels attributions";
+  let description = [{
+    A `memref.alloc` (or `memref.alloca`) of workgroup memory inside a
+    kernel names memory that every invocation of the workgroup shares for
+    the whole launch: the kernel's workgroup attribution. Both targets lower
+    attributions (a `Workgroup` variable on SPIR-V, a `.shared` global on
+    NVVM), where NVVM would lower the allocation itself to a per-thread
+    `malloc` from the device heap that is then read as shared memory (an
+    illegal instruction on the GPU). Each such allocation becomes a
+    workgroup attribution of its kernel, wherever it is in the kernel, and
+    its `memref.dealloc`s are dropped. A shape known only at run time is
+    refused at the allocation (`gpu.dynamic_shared_memory` is the way to
+    size workgroup memory at launch).
+
+    Before:
+    ```mlir
+    gpu.func @k() kernel {
+      %tile = memref.alloc() : memref<8x8xf32, #gpu.address_space<workgroup>>
+      ...
+    }
+    ```
+    After:
+    ```mlir
+    gpu.func @k() workgroup(%tile : memref<8x8xf32, #gpu.address_space<workgroup>>) kernel {
+      ...
+    }
+    ```
+  }];
+}
+
 #endif // KILN_TRANSFORMS_PASSES

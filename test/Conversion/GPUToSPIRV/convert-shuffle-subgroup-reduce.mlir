@@ -1,14 +1,17 @@
 // RUN: kiln-opt %s --kiln-spirv-kernel-abi --kiln-convert-gpu-to-spirv | FileCheck %s
 
-// gpu.shuffle of a width the target env does not fix as the subgroup size:
-// one GroupNonUniformShuffle from a lane computed inside the segment.
+// gpu.shuffle of a width the target env does not fix as the subgroup size,
+// with MLIR's semantics: lane k reads lane k - 2 (up), valid where both
+// lanes are below the width (unsigned, so k - 2 < 0 is out of range too),
+// and the lane's own value otherwise: one GroupNonUniformShuffle.
 // Uniform and bitwise subgroup reductions: GroupNonUniform* Reduce.
 // CHECK-LABEL: spirv.func @k
 // CHECK: %[[LANE:.*]] = spirv.Load "Input" %{{.*}} : i32
-// CHECK: %[[MASK:.*]] = spirv.ISub %{{.*}}, %{{.*}} : i32
-// CHECK: %[[POS:.*]] = spirv.BitwiseAnd %[[LANE]], %[[MASK]] : i32
-// CHECK: spirv.UGreaterThanEqual %[[POS]], %{{.*}} : i32
-// CHECK: %[[SRC:.*]] = spirv.Select
+// CHECK: %[[FROM:.*]] = spirv.ISub %[[LANE]], %[[OFF:.*]] : i32
+// CHECK: %[[LANEIN:.*]] = spirv.ULessThan %[[LANE]], %[[W:.*]] : i32
+// CHECK: %[[FROMIN:.*]] = spirv.ULessThan %[[FROM]], %[[W]] : i32
+// CHECK: %[[VALID:.*]] = spirv.LogicalAnd %[[LANEIN]], %[[FROMIN]] : i1
+// CHECK: %[[SRC:.*]] = spirv.Select %[[VALID]], %[[FROM]], %[[LANE]] : i1, i32
 // CHECK: spirv.GroupNonUniformShuffle <Subgroup> %{{.*}}, %[[SRC]] : f32, i32
 // CHECK: spirv.GroupNonUniformIAdd <Subgroup> <Reduce> %{{.*}} : i32 -> i32
 // CHECK: spirv.GroupNonUniformBitwiseXor <Subgroup> <Reduce> %{{.*}} : i32 -> i32

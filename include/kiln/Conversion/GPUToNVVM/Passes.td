@@ -49,7 +49,8 @@ def KilnLowerSubgroupReduce
     pieces and each `gpu.subgroup_reduce` (clustered or not) becomes a
     `gpu.shuffle xor` butterfly over the warp, which `convert-gpu-to-nvvm`
     lowers to `shfl.sync.bfly`. `gpu.subgroup_size` becomes the constant
-    subgroup size.
+    subgroup size, `gpu.subgroup_id` the linear thread index divided by it
+    and `gpu.num_subgroups` the block's threads divided by it, rounded up.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let options = [
@@ -74,6 +75,26 @@ def KilnCheckCUDALimits
     error: launch of kernel 'k' has 4096 threads in block dimension x; CUDA allows 1 to 1024
     ```
   }];
+}
+
+def KilnLowerShuffle : Pass<"kiln-lower-shuffle", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower gpu.shuffle to warp shuffles with MLIR's semantics";
+  let description = [{
+    Every `gpu.shuffle` becomes `nvvm.shfl.sync` over the active lanes
+    (`llvm.nvvm.activemask`) in 32-bit pieces (narrower values widened,
+    64-bit ones in two halves, vectors element by element). Lane k reads
+    lane j (xor: k ^ offset, up: k - offset, down: k + offset, idx: offset)
+    and `valid` is `k < width && j < width` (unsigned); where it is false the
+    result is the lane's own value. A constant width of 32 uses the mode's
+    own shuffle (`bfly`, `up`, `down`); any other width reads the computed
+    lane with `idx`. MLIR's own lowering takes `width` as the member mask,
+    so lanes at or above it execute a shuffle that leaves them out, and
+    `up` is valid on the wrong lanes.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 #endif // KILN_CONVERSION_GPUTONVVM_PASSES
