@@ -123,6 +123,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "hand-written loop: a launch failed\n");
     return 1;
   }
+  kiln::bench::printBackToBack(module, buffer, options.batches);
   // Every launch of both loops incremented the buffer of its own loop; the
   // runtime's must hold exactly its launches.
   std::vector<int32_t> host(64);

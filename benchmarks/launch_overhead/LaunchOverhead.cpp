@@ -71,6 +71,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "round %u: hand-written %.2f us, kiln %.2f us\n",
                  r + 1, hand.back(), kiln.back());
   }
+  kiln::bench::printBackToBack(module, buffer, options.batches);
   mgpuMemFree(buffer, nullptr);
   mgpuModuleUnload(module);
 

@@ -1569,9 +1569,15 @@ Status Context::submit(Submission *s, Stream *stream) {
 Status Context::complete(Submission *s) {
   s->done = true;
   if (s->stream) {
+    // Submissions complete in the order they were submitted, mostly: the
+    // front is the common case (a search of thousands of back-to-back
+    // launches each was quadratic).
     auto &pending = s->stream->pending;
-    pending.erase(std::remove(pending.begin(), pending.end(), s),
-                  pending.end());
+    if (!pending.empty() && pending.front() == s)
+      pending.pop_front();
+    else
+      pending.erase(std::remove(pending.begin(), pending.end(), s),
+                    pending.end());
     s->stream = nullptr;
   }
   auto done = std::chrono::steady_clock::now();
@@ -1696,7 +1702,9 @@ Status Context::waitAndComplete(std::vector<Submission *> targets) {
 Status Context::synchronize(Stream *stream) {
   if (!device || torndown)
     return Status::success();
-  return waitAndComplete((stream ? stream : &defaultStream_)->pending);
+  const std::deque<Submission *> &pending =
+      (stream ? stream : &defaultStream_)->pending;
+  return waitAndComplete({pending.begin(), pending.end()});
 }
 
 Status Context::drainAll() {
@@ -1706,7 +1714,8 @@ Status Context::drainAll() {
   // meanwhile: collect under the lock, and go on until nothing is pending
   // while it is held.
   for (;;) {
-    std::vector<Submission *> all = defaultStream_.pending;
+    std::vector<Submission *> all(defaultStream_.pending.begin(),
+                                  defaultStream_.pending.end());
     for (auto &s : streams)
       all.insert(all.end(), s->pending.begin(), s->pending.end());
     if (all.empty())

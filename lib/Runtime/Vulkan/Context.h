@@ -24,6 +24,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <deque>
 #include <vector>
 
 namespace kiln::vkrt {
@@ -163,7 +164,7 @@ struct Submission {
 };
 
 struct Stream {
-  std::vector<Submission *> pending;
+  std::deque<Submission *> pending;
 };
 
 /// All work goes to one queue in submission order, so an event carries no
