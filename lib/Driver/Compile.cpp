@@ -148,6 +148,7 @@ static void fillSPIRVOptions(PipelineOptions &pipeline,
                              const TargetOptions &options) {
   pipeline.targetEnv = options.targetEnv;
   pipeline.use64BitIndex = options.use64BitIndex;
+  pipeline.fastMath = options.fastMath;
   if (!options.bufferDeviceAddress.empty())
     pipeline.bufferDeviceAddress = options.bufferDeviceAddress;
 }

@@ -15,6 +15,8 @@
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -52,10 +54,16 @@ void kiln::buildGPUToSPIRVDevicePassPipeline(
   pm.addPass(createKilnSPIRVKernelABI(KilnSPIRVKernelABIOptions{
       options.use64BitIndex, options.bufferDeviceAddress}));
   addKernelFeatureLowering(pm);
+  KilnExpandKernelOpsOptions expand;
+  expand.target = "spirv";
+  expand.indexBits = options.use64BitIndex ? 64 : 32;
+  pm.nest<gpu::GPUModuleOp>().addPass(createKilnExpandKernelOps(expand));
   // Its index width is the one kiln-spirv-kernel-abi wrote into kiln.abi.
   pm.addPass(createKilnConvertGPUToSPIRV());
   OpPassManager &spv = pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>();
   spv.addPass(spirv::createSPIRVLowerABIAttributesPass());
+  if (!options.fastMath)
+    spv.addPass(createKilnSPIRVFloatControls());
   spv.addPass(createKilnTidySPIRV());
   spv.addPass(createCanonicalizerPass());
   spv.addPass(createCSEPass());
@@ -87,6 +95,14 @@ void kiln::buildHostToLLVMPassPipeline(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
+  // Math on the host: what MLIR's LLVM lowering lacks (clampf, isnormal;
+  // ipowi and fpowi as functions), then the C library for what has no LLVM
+  // intrinsic (erf, cbrt, atan2, ...) and where the intrinsic-based
+  // lowering loses precision (expm1 and log1p as exp(x) - 1, log(1 + x)).
+  KilnExpandKernelOpsOptions hostMath;
+  hostMath.target = "host";
+  pm.addPass(createKilnExpandKernelOps(hostMath));
+  pm.addPass(createConvertMathToFuncs());
   // Non-bare kernel arguments: the memref descriptor convention
   // (docs/abi.md). The gpu.binary's default #gpu.select_object handler
   // embeds the container and loads it with mgpuModuleLoad.
@@ -119,6 +135,7 @@ void kiln::buildGPUToSPIRVCPUKernelPassPipeline(
   spirv.use64BitIndex = options.use64BitIndex;
   spirv.bufferDeviceAddress = options.bufferDeviceAddress;
   spirv.validate = options.validate;
+  spirv.fastMath = options.fastMath;
   buildGPUToSPIRVDevicePassPipeline(pm, spirv);
   pm.addPass(createKilnSPIRVToCPU(KilnSPIRVToCPUOptions{options.checked}));
   KilnSerializeSPIRVOptions serialize;
@@ -144,6 +161,10 @@ void kiln::buildGPUToNVVMDevicePassPipeline(
   addKernelFeatureLowering(pm);
   pm.addPass(kiln::createKilnCheckCUDALimits());
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  KilnExpandKernelOpsOptions expand;
+  expand.target = "nvvm";
+  expand.indexBits = 64;
+  gpu.addPass(createKilnExpandKernelOps(expand));
   gpu.addPass(createKilnLowerSubgroupReduce());
   gpu.addPass(createKilnLowerShuffle());
   gpu.addPass(memref::createExpandStridedMetadataPass());
@@ -155,6 +176,9 @@ void kiln::buildGPUToNVVMDevicePassPipeline(
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = false;
   gpu.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  // What convert-gpu-to-nvvm leaves of math (it lowers the functions
+  // libdevice has): ctlz, cttz, ctpop, absi, trunc, ... as LLVM intrinsics.
+  gpu.addPass(createConvertMathToLLVMPass());
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createReconcileUnrealizedCastsPass());
 }

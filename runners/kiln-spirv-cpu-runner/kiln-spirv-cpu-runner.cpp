@@ -42,6 +42,12 @@ static llvm::cl::opt<bool>
     use64BitIndex("use-64bit-index",
                   llvm::cl::desc("Lower index to i64 in kernels"),
                   llvm::cl::init(false), llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<bool> fastMath(
+    "fast-math",
+    llvm::cl::desc("Let the driver ignore NaNs, infinities and the sign of zero in "
+                   "kernels (no SignedZeroInfNanPreserve execution modes; by "
+                   "default they are kept where the target env allows)"),
+    llvm::cl::init(false), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<std::string> bufferDeviceAddress(
     "buffer-device-address",
     llvm::cl::desc("Memref arguments bound by buffer device address instead "
@@ -136,6 +142,7 @@ int main(int argc, char **argv) {
   target.targetEnv = targetEnv;
   target.use64BitIndex = use64BitIndex;
   target.bufferDeviceAddress = bufferDeviceAddress;
+  target.fastMath = fastMath;
   target.checked = checked;
   auto lower = [&](ModuleOp module, TimingScope &timing) -> LogicalResult {
     return kiln::driver::lowerProgram(module, target, /*runtime=*/nullptr,

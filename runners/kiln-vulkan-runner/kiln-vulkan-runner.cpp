@@ -44,6 +44,12 @@ static llvm::cl::opt<std::string> targetEnv(
 static llvm::cl::opt<bool> use64BitIndex(
     "use-64bit-index", llvm::cl::desc("Lower index to i64 in kernels"),
     llvm::cl::init(false), llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<bool> fastMath(
+    "fast-math",
+    llvm::cl::desc("Let the driver ignore NaNs, infinities and the sign of zero in "
+                   "kernels (no SignedZeroInfNanPreserve execution modes; by "
+                   "default they are kept where the target env allows)"),
+    llvm::cl::init(false), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<std::string> bufferDeviceAddress(
     "buffer-device-address",
     llvm::cl::desc("Memref arguments bound by buffer device address instead "
@@ -134,6 +140,7 @@ int main(int argc, char **argv) {
   target.targetEnv = targetEnv;
   target.use64BitIndex = use64BitIndex;
   target.bufferDeviceAddress = bufferDeviceAddress;
+  target.fastMath = fastMath;
   auto lower = [&](ModuleOp module, TimingScope &timing) -> LogicalResult {
     // The device query below creates the Vulkan instance, which must have
     // debug printf if a kernel prints (unless the user said otherwise).

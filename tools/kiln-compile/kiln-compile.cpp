@@ -82,6 +82,12 @@ static cl::opt<std::string> bufferDeviceAddress(
              "sizes above 128 MiB, where the target env allows) or always; "
              "never by default for spirv-cpu"),
     cl::init(""), cl::cat(spirvCategory));
+static cl::opt<bool> fastMath(
+    "fast-math",
+    cl::desc("Let the driver ignore NaNs, infinities and the sign of zero in "
+             "kernels (no SignedZeroInfNanPreserve execution modes; by "
+             "default they are kept where the target env allows)"),
+    cl::init(false), cl::cat(spirvCategory));
 static cl::opt<bool> checked(
     "checked",
     cl::desc("spirv-cpu: bounds-check every buffer and workgroup memory "
@@ -181,6 +187,7 @@ int main(int argc, char **argv) {
     targetOptions.targetEnv = "device";
   targetOptions.use64BitIndex = use64BitIndex;
   targetOptions.bufferDeviceAddress = bufferDeviceAddress;
+  targetOptions.fastMath = fastMath;
   targetOptions.checked = checked;
   targetOptions.chip = chip;
   targetOptions.features = features;

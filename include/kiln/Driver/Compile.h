@@ -78,6 +78,8 @@ struct TargetOptions {
   std::string bufferDeviceAddress;
   /// spirv-cpu: checked mode.
   bool checked = false;
+  /// Vulkan and spirv-cpu: no float controls (docs/user-guide.md).
+  bool fastMath = false;
   /// CUDA: sm_XX or "device" (the device the runtime chooses).
   std::string chip = cuda::kDefaultChip.str();
   /// CUDA: PTX features; empty: the oldest PTX the chip accepts.

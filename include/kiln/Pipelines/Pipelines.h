@@ -33,6 +33,11 @@ struct GPUToSPIRVPipelineOptions
                      "of a descriptor: never, auto (static sizes above "
                      "128 MiB, where the target env allows) or always"),
       llvm::cl::init("auto")};
+  PassOptions::Option<bool> fastMath{
+      *this, "fast-math",
+      llvm::cl::desc("Let the driver ignore NaNs, infinities and signed zeros "
+                     "(no SignedZeroInfNanPreserve execution modes)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> validate{
       *this, "validate",
       llvm::cl::desc("Validate every module with SPIRV-Tools"),
@@ -79,6 +84,11 @@ struct GPUToSPIRVCPUPipelineOptions
       llvm::cl::desc("Memref arguments bound by buffer device address: "
                      "never (default), auto or always"),
       llvm::cl::init("never")};
+  PassOptions::Option<bool> fastMath{
+      *this, "fast-math",
+      llvm::cl::desc("Let the driver ignore NaNs, infinities and signed zeros "
+                     "(no SignedZeroInfNanPreserve execution modes)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> validate{
       *this, "validate",
       llvm::cl::desc("Validate every module with SPIRV-Tools"),

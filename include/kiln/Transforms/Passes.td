@@ -112,4 +112,46 @@ def KilnWorkgroupAllocsToAttributions
   }];
 }
 
+def KilnExpandKernelOps : Pass<"kiln-expand-kernel-ops"> {
+  let summary = "Rewrite ops a target lacks in terms of ops it has";
+  let description = [{
+    Before a GPU module is converted to SPIR-V or NVVM, every op the target
+    has no correct lowering for is rewritten in terms of ops it has
+    (docs/ops.md lists them per target):
+
+    - both targets: `complex` ops through `convert-complex-to-standard`;
+      `arith.scaling_extf` / `scaling_truncf` and f8E8M0 through
+      `arith-expand`; `math.clampf` through `math-expand-ops`;
+      `math.isnormal`; `math.ipowi` and `math.fpowi` as square-and-multiply
+      loops (`scf.while`); `math.sincos` as a sin and a cos;
+    - SPIR-V (`target=spirv`): `index` ops as the `arith` ops they are (the
+      index width from `index-bits`; MLIR 22's `index.floordivs` and
+      `index.ceildivs` patterns compute wrong values); `arith.ceildivsi`,
+      `ceildivui` and `floordivsi` through `arith-expand`; `arith.cmpf`
+      `false` / `true` as constants; orderings of `i1` compared as `i32`;
+      `math.isfinite` as `|x| < inf`; `math.round` with halfway cases away
+      from zero (GLSL's Round leaves them to the driver); `math.powf` with
+      C's meaning for negative and zero bases (GLSL's Pow leaves them
+      undefined); `math.atan2` through GLSL's Atan of y / x and the
+      quadrant, with C's values at zeros and infinities; `math.erf`, `erfc`,
+      `cbrt`, `expm1` and `log1p` as MLIR's polynomial approximations
+      (GLSL.std.450 has no such functions, and `exp(x) - 1`, `log(1 + x)`
+      lose all precision near 0); `math.absi`, and `math.ctlz`, `cttz`,
+      `ctpop` of widths other than 32 through 32-bit ones (Vulkan's bit
+      instructions take 32-bit integers).
+    - the host (`target=host`, the LLVM path): `math.clampf` and
+      `math.isnormal`, which MLIR 22's LLVM lowering lacks too.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"spirv\"",
+           "The target the ops are lowered for: spirv, nvvm or host">,
+    Option<"indexBits", "index-bits", "unsigned", /*default=*/"32",
+           "The width of index in the kernels (index.sizeof)">,
+  ];
+}
+
 #endif // KILN_TRANSFORMS_PASSES

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ArithMathPatterns.h"
 #include "LowerPrintf.h"
 #include "MemorySpaces.h"
 #include "VectorMemory.h"
@@ -1086,6 +1087,7 @@ static void populatePatterns(const SPIRVTypeConverter &typeConverter,
   populateVectorToSPIRVPatterns(typeConverter, patterns);
   index::populateIndexToSPIRVPatterns(typeConverter, patterns);
   ub::populateUBToSPIRVConversionPatterns(typeConverter, patterns);
+  kiln::populateArithMathToSPIRVPatterns(typeConverter, patterns);
 }
 
 /// Refuses memref.generic_atomic_rmw on elements SPIR-V's compare-exchange

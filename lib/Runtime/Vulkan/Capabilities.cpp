@@ -46,6 +46,19 @@ auto featureFlag(Caps &c, const std::string &name) -> decltype(&c.core.shaderFlo
 }
 
 // SPIR-V capability numbers (the SPIR-V specification, section 3.31).
+/// The float controls (VkPhysicalDeviceFloatControlsProperties) Kiln's
+/// kernels may ask for, by name.
+VkBool32 *floatControlFlag(DeviceCapabilities &c, const std::string &name) {
+  VkPhysicalDeviceFloatControlsProperties &fc = c.floatControls;
+  if (name == "shaderSignedZeroInfNanPreserveFloat16")
+    return &fc.shaderSignedZeroInfNanPreserveFloat16;
+  if (name == "shaderSignedZeroInfNanPreserveFloat32")
+    return &fc.shaderSignedZeroInfNanPreserveFloat32;
+  if (name == "shaderSignedZeroInfNanPreserveFloat64")
+    return &fc.shaderSignedZeroInfNanPreserveFloat64;
+  return nullptr;
+}
+
 enum : uint32_t {
   kFloat16 = 9,
   kFloat64 = 10,
@@ -78,7 +91,9 @@ enum : uint32_t {
 };
 
 constexpr uint32_t kOpCapability = 17;
+constexpr uint32_t kOpExecutionMode = 16;
 constexpr uint32_t kOpFunction = 54;
+constexpr uint32_t kSignedZeroInfNanPreserve = 4461; // execution mode
 
 struct Requirement {
   uint32_t capability;
@@ -205,10 +220,14 @@ bool hideFeatures(const std::string &list, DeviceCapabilities &caps,
         }
       } else if (VkBool32 *flag = featureFlag(caps, name)) {
         *flag = VK_FALSE;
+      } else if (VkBool32 *property = floatControlFlag(caps, name)) {
+        *property = VK_FALSE;
       } else {
         error = "KILN_VULKAN_HIDE_FEATURES: unknown feature '" + name +
                 "' (a VkPhysicalDevice*Features member such as "
-                "shaderFloat64, or subgroup:arithmetic)";
+                "shaderFloat64, a float control such as "
+                "shaderSignedZeroInfNanPreserveFloat32, or "
+                "subgroup:arithmetic)";
         return false;
       }
     }
@@ -232,6 +251,22 @@ std::string missingCapability(const std::vector<uint32_t> &words,
     uint32_t count = words[i] >> 16;
     if (count == 0 || i + count > words.size() || opcode == kOpFunction)
       break;
+    if (opcode == kOpExecutionMode && count >= 4 &&
+        words[i + 2] == kSignedZeroInfNanPreserve && caps.floatControlsKnown) {
+      uint32_t width = words[i + 3];
+      const VkPhysicalDeviceFloatControlsProperties &fc = caps.floatControls;
+      VkBool32 supported = width == 16   ? fc.shaderSignedZeroInfNanPreserveFloat16
+                           : width == 32 ? fc.shaderSignedZeroInfNanPreserveFloat32
+                           : width == 64 ? fc.shaderSignedZeroInfNanPreserveFloat64
+                                         : VK_FALSE;
+      if (!supported)
+        return "execution mode SignedZeroInfNanPreserve for " +
+               std::to_string(width) +
+               "-bit floats (Vulkan property shaderSignedZeroInfNanPreserveFloat" +
+               std::to_string(width) +
+               "; compile with --fast-math to let the driver ignore NaNs, "
+               "infinities and signed zeros)";
+    }
     if (opcode == kOpCapability && count >= 2) {
       uint32_t capability = words[i + 1];
       for (const Requirement &r : kRequirements) {

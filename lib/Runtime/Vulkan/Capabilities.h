@@ -40,6 +40,12 @@ struct DeviceCapabilities {
   VkPhysicalDeviceVulkan13Features v13 =
       typedStruct<VkPhysicalDeviceVulkan13Features>(
           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES);
+  /// The execution modes of SPV_KHR_float_controls the device takes
+  /// (Vulkan 1.2; unknown below it: then the driver judges).
+  VkPhysicalDeviceFloatControlsProperties floatControls =
+      typedStruct<VkPhysicalDeviceFloatControlsProperties>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES);
+  bool floatControlsKnown = false;
   VkSubgroupFeatureFlags subgroupOperations = 0;
   bool subgroupInCompute = false;
   /// Only `core` was queried (a Vulkan 1.1 device): the other structures
@@ -68,6 +74,8 @@ uint64_t deviceLocalBytes(const VkPhysicalDeviceMemoryProperties &memory);
 /// The first capability `words` (a SPIR-V module) declares that `caps` lack,
 /// as "capability Float64 (Vulkan feature shaderFloat64)"; empty when the
 /// device has them all.
+/// The first capability or execution mode of the SPIR-V `words` that the
+/// device lacks, described for a message; empty if none.
 std::string missingCapability(const std::vector<uint32_t> &words,
                               const DeviceCapabilities &caps);
 

@@ -560,7 +560,16 @@ Status Context::initDevice() {
     VkPhysicalDeviceProperties2 props2{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
     props2.pNext = &subgroup;
+    VkPhysicalDeviceFloatControlsProperties floatControls{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES};
+    if (api >= VK_API_VERSION_1_2)
+      subgroup.pNext = &floatControls;
     vk.vkGetPhysicalDeviceProperties2(physical, &props2);
+    if (api >= VK_API_VERSION_1_2) {
+      capabilities.floatControls = floatControls;
+      capabilities.floatControls.pNext = nullptr;
+      capabilities.floatControlsKnown = true;
+    }
     capabilities.subgroupOperations = subgroup.supportedOperations;
     capabilities.subgroupInCompute =
         (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;

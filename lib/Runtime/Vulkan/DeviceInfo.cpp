@@ -50,6 +50,8 @@ struct DeviceQuery {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
   VkPhysicalDeviceDriverProperties driver{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  VkPhysicalDeviceFloatControlsProperties floatControls{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES};
   VkPhysicalDeviceFeatures2 features{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   VkPhysicalDeviceVulkan11Features f11{
@@ -66,10 +68,12 @@ struct DeviceQuery {
     VkPhysicalDeviceProperties2 p2{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
     p2.pNext = &subgroup;
-    if (v12)
+    if (v12) {
       subgroup.pNext = &driver;
+      driver.pNext = &floatControls;
+    }
     if (v13)
-      driver.pNext = &sizeControl;
+      floatControls.pNext = &sizeControl;
     c.vk.vkGetPhysicalDeviceProperties2(d, &p2);
     if (v12) {
       features.pNext = &f11;
@@ -84,9 +88,14 @@ struct DeviceQuery {
       caps.core = features.features;
       caps.v11 = f11;
       caps.v12 = f12;
+      caps.floatControls = floatControls;
       std::string error;
-      if (hideFeatures(hide, caps, error))
+      if (hideFeatures(hide, caps, error)) {
         storeFeatures(caps, features.features, &f11, &f12, nullptr);
+        void *next = floatControls.pNext;
+        floatControls = caps.floatControls;
+        floatControls.pNext = next;
+      }
     }
     c.vk.vkGetPhysicalDeviceMemoryProperties(d, &memory);
     uint32_t n = 0;
@@ -205,6 +214,15 @@ Expected<std::string> Context::deviceTargetEnv() {
       if (entry.extension)
         exts.push_back(entry.extension);
     }
+  }
+  // NaNs, infinities and signed zeros kept (the float controls Kiln's
+  // pipeline asks for) for every float width the device computes with.
+  if (q.v12()) {
+    const VkPhysicalDeviceFloatControlsProperties &fc = q.floatControls;
+    if (fc.shaderSignedZeroInfNanPreserveFloat32 &&
+        (!q.f12.shaderFloat16 || fc.shaderSignedZeroInfNanPreserveFloat16) &&
+        (!f.shaderFloat64 || fc.shaderSignedZeroInfNanPreserveFloat64))
+      caps.push_back("SignedZeroInfNanPreserve");
   }
   if (q.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) {
     VkSubgroupFeatureFlags ops = q.subgroup.supportedOperations;

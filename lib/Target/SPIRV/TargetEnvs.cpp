@@ -19,7 +19,8 @@ struct Profile {
 } // namespace
 
 // Vulkan 1.3 with the 8/16/64-bit types, 8/16-bit storage, int64 atomics,
-// buffer device addresses and every subgroup operation class but clustered:
+// buffer device addresses, every subgroup operation class but clustered and
+// NaNs, infinities and signed zeros kept (float controls):
 // the version, capabilities and
 // extensions of the `desktop` and `lavapipe` profiles.
 #define KILN_VULKAN_1_3_FULL_VCE                                               \
@@ -31,7 +32,7 @@ struct Profile {
   "GroupNonUniformBallot, GroupNonUniformShuffle, "                            \
   "GroupNonUniformShuffleRelative, GroupNonUniformQuad, DotProduct, "          \
   "DotProductInputAll, DotProductInput4x8Bit, DotProductInput4x8BitPacked, "   \
-  "PhysicalStorageBufferAddresses], "                                          \
+  "PhysicalStorageBufferAddresses, SignedZeroInfNanPreserve], "                \
   "[SPV_KHR_storage_buffer_storage_class, SPV_KHR_8bit_storage, "              \
   "SPV_KHR_16bit_storage, SPV_KHR_integer_dot_product, "                       \
   "SPV_KHR_physical_storage_buffer]>, api=Vulkan, "

@@ -24,7 +24,10 @@
 // SPIRV: Version: 1.6
 // SPIRV-NOT: OpExtension "SPV_KHR_non_semantic_info"
 // SPIRV: %[[SET:.*]] = OpExtInstImport "NonSemantic.DebugPrintf"
-// SPIRV: OpExecutionMode
+// SPIRV: OpExecutionMode %main_kernel LocalSize 4 1 1
+// The f16 and f32 the kernel computes with keep NaNs and signed zeros.
+// SPIRV-NEXT: OpExecutionMode %main_kernel SignedZeroInfNanPreserve 16
+// SPIRV-NEXT: OpExecutionMode %main_kernel SignedZeroInfNanPreserve 32
 // SPIRV-NEXT: %[[F0:.*]] = OpString "thread %d of %u
 // SPIRV: %[[F1:.*]] = OpString "f16 %f
 // SPIRV-NOT: __kiln_debug_printf

@@ -33,6 +33,28 @@ def KilnTidySPIRV : Pass<"kiln-tidy-spirv", "::mlir::spirv::ModuleOp"> {
   }];
 }
 
+def KilnSPIRVFloatControls
+    : Pass<"kiln-spirv-float-controls", "::mlir::spirv::ModuleOp"> {
+  let summary = "Keep NaNs, infinities and signed zeros as the host does";
+  let description = [{
+    Vulkan lets a driver ignore NaNs, infinities and the sign of zero unless
+    an entry point declares otherwise (SPV_KHR_float_controls), so that
+    min/max, remainders and comparisons with NaN could disagree with the
+    host and with CUDA. Where the module's target env has the capability
+    `SignedZeroInfNanPreserve` (SPIR-V 1.4, or the extension below it),
+    every entry point gets the execution mode `SignedZeroInfNanPreserve`
+    for each float width the module computes with:
+
+    ```mlir
+    spirv.ExecutionMode @k "SignedZeroInfNanPreserve", 32
+    ```
+
+    The runtime checks each mode against the device's float controls
+    (VkPhysicalDeviceFloatControlsProperties). Kiln's pipelines leave this
+    pass out with `fast-math`.
+  }];
+}
+
 def KilnSerializeSPIRV : Pass<"kiln-serialize-spirv", "::mlir::ModuleOp"> {
   let summary = "Validate and serialize nested spirv.modules into gpu.binary";
   let description = [{
