@@ -27,6 +27,10 @@
 namespace kiln {
 namespace bench {
 
+/// kiln-bench's variant of Kiln's f32 stream kernels compiled with
+/// --buffer-device-address=always (Vulkan).
+constexpr const char *kAddressVariant = "kiln_address";
+
 //===----------------------------------------------------------------------===//
 // Launches and samples
 //===----------------------------------------------------------------------===//
@@ -189,6 +193,10 @@ public:
     if (variant == "kiln") {
       abi = ABI::Kiln;
       fn = function("kiln-" + rt.backend + "/" + kilnModule, kilnFunction, why);
+    } else if (variant == kAddressVariant) {
+      abi = ABI::Kiln;
+      fn = function("kiln-" + rt.backend + "/" + kilnModule + "_address",
+                    kilnFunction, why);
     } else if (cuda()) {
       abi = ABI::CUDA;
       fn = function("cuda/" + cudaModule, cudaFunction, why);
@@ -395,7 +403,16 @@ void stream(Session &s, uint64_t n, const char *type,
   std::vector<std::string> names;
   for (const char *k : kernels)
     names.push_back(std::string("stream_") + k + "_" + type);
-  if (!s.wantedAny(names, size))
+  // On Vulkan the f32 kernels also run with their buffers bound by device
+  // address.
+  std::vector<std::string> variants = s.variants();
+  if (!s.cuda() && sizeof(T) == 4)
+    variants.push_back(kAddressVariant);
+  bool wanted = false;
+  for (const std::string &k : names)
+    for (const std::string &v : variants)
+      wanted |= s.wanted(k, v, size);
+  if (!wanted)
     return;
   if (sizeof(T) == 8 && !s.rt.float64) {
     s.skip(std::string("stream_*_") + type, "*",
@@ -420,7 +437,7 @@ void stream(Session &s, uint64_t n, const char *type,
     std::string kernel = std::string("stream_") + k + "_" + type;
     std::string name = k;
     Group group;
-    for (const std::string &variant : s.variants()) {
+    for (const std::string &variant : variants) {
       if (!s.wanted(kernel, variant, size))
         continue;
       auto l = std::make_shared<Launch>();
@@ -1017,6 +1034,8 @@ std::vector<std::string> benchmarkNames(const std::string &backend) {
   for (const std::string &k : kernels) {
     names.push_back(k + "/kiln/" + backend);
     names.push_back(k + "/" + ref + "/" + backend);
+    if (!cuda && k.rfind("stream_", 0) == 0 && k.find("_f32") != k.npos)
+      names.push_back(k + "/" + kAddressVariant + "/" + backend);
   }
   if (cuda)
     names.push_back("sgemm/cublas/cuda");

@@ -132,7 +132,8 @@ void report(std::vector<Result> &results, const std::vector<Runtime> &runtimes,
   std::printf("kiln/ref: Kiln's throughput over the reference's (above 1: "
               "Kiln is faster); paired: the median over repetition pairs "
               "(Kiln's k-th with the reference's k-th), best: of the best "
-              "times\n\n");
+              "times; kiln_address (Vulkan): Kiln's kernel with its buffers "
+              "bound by device address, over Kiln's\n\n");
 
   std::vector<std::vector<std::string>> rows = {
       {"kernel", "variant", "backend", "size", "best", "median", "unit",

@@ -365,6 +365,17 @@ bool measureGroup(Runtime &rt, const Options &options, Group &group,
     kiln->ratioBest = ref->samples.best() / kiln->samples.best();
     kiln->ratioPaired = pairedRatio(kiln->samples, ref->samples);
   }
+  // Other variants of Kiln's kernel (its buffers bound by address) against
+  // Kiln's.
+  for (size_t i = first; kiln && i < results.size(); ++i) {
+    Result &r = results[i];
+    if (r.failed || r.samples.us.empty() || r.isKiln() ||
+        r.variant == reference)
+      continue;
+    r.ratioOf = "kiln";
+    r.ratioBest = kiln->samples.best() / r.samples.best();
+    r.ratioPaired = pairedRatio(r.samples, kiln->samples);
+  }
   reporter.flush(rows);
   for (size_t i = first; i < results.size(); ++i)
     if (results[i].failed)

@@ -47,6 +47,7 @@ static void addKernelFeatureLowering(OpPassManager &pm) {
 
 void kiln::buildGPUToSPIRVDevicePassPipeline(
     OpPassManager &pm, const GPUToSPIRVPipelineOptions &options) {
+  pm.addPass(kiln::createKilnPrepareLaunches());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createKilnAttachSPIRVTargetEnv(
@@ -68,6 +69,7 @@ void kiln::buildGPUToSPIRVDevicePassPipeline(
   spv.addPass(createCanonicalizerPass());
   spv.addPass(createCSEPass());
   spv.addPass(spirv::createSPIRVUpdateVCEPass());
+  spv.addPass(createKilnSPIRVBuiltinCapabilities());
 }
 
 void kiln::buildGPUToSPIRVPassPipeline(
@@ -151,6 +153,7 @@ void kiln::buildGPUToSPIRVCPUPassPipeline(
 
 void kiln::buildGPUToNVVMDevicePassPipeline(
     OpPassManager &pm, const GPUToNVVMPipelineOptions &options) {
+  pm.addPass(kiln::createKilnPrepareLaunches());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   KilnAttachNVVMTargetOptions target;

@@ -164,6 +164,9 @@ struct MemRefParams {
   uintptr_t lo = 0, hi = 0;
   /// Some size is zero or less: the memref has no element.
   bool empty = false;
+  /// Its offset, sizes and strides reach beyond 64-bit byte offsets (lo and
+  /// hi are then meaningless; checkBaseAlignment refuses it).
+  bool overflow = false;
 
   /// The address of the first element, `aligned + offset * elementBytes`.
   uintptr_t firstElement() const {
@@ -183,23 +186,41 @@ inline MemRefParams readMemRef(const container::ArgInfo &arg,
     m.sizes.push_back(readParam<int64_t>(params[3 + d]));
     m.strides.push_back(readParam<int64_t>(params[3 + arg.rank + d]));
   }
+  // In 64-bit arithmetic that notes overflow instead of wrapping.
   int64_t minIndex = m.offset, maxIndex = m.offset;
   for (uint32_t d = 0; d < arg.rank; ++d) {
-    if (m.sizes[d] <= 0)
+    if (m.sizes[d] <= 0) {
       m.empty = true;
-    int64_t extent = (m.sizes[d] - 1) * m.strides[d];
-    (extent < 0 ? minIndex : maxIndex) += extent;
+      continue;
+    }
+    int64_t extent;
+    m.overflow |= __builtin_mul_overflow(m.sizes[d] - 1, m.strides[d], &extent);
+    int64_t &end = extent < 0 ? minIndex : maxIndex;
+    m.overflow |= __builtin_add_overflow(end, extent, &end);
   }
-  m.lo = m.aligned + uintptr_t(minIndex * int64_t(m.elementBytes));
-  m.hi = m.aligned + uintptr_t((maxIndex + 1) * int64_t(m.elementBytes));
+  int64_t loBytes, hiBytes;
+  m.overflow |=
+      __builtin_mul_overflow(minIndex, int64_t(m.elementBytes), &loBytes) ||
+      __builtin_add_overflow(maxIndex, 1, &maxIndex) ||
+      __builtin_mul_overflow(maxIndex, int64_t(m.elementBytes), &hiBytes);
+  if (m.overflow)
+    return m;
+  m.lo = m.aligned + uintptr_t(loBytes);
+  m.hi = m.aligned + uintptr_t(hiBytes);
+  // (The address space wraps: a range whose end is below its start.)
+  m.overflow = m.hi < m.lo;
   return m;
 }
 
-/// "" when memref argument `arg`'s first element sits where the kernel's
-/// vectors need it (container::ArgInfo::baseAlignment), else why not,
-/// starting with "reads".
+/// "" when memref argument `arg`'s extent fits the address space and its
+/// first element sits where the kernel's vectors need it
+/// (container::ArgInfo::baseAlignment), else why not, starting with "reads".
 inline std::string checkBaseAlignment(const container::ArgInfo &arg,
                                       const MemRefParams &m) {
+  if (m.overflow && !m.empty)
+    return "has an offset, sizes and strides whose extent overflows the "
+           "address space (offset " +
+           std::to_string(m.offset) + ")";
   if (!arg.baseAlignment || m.empty ||
       m.firstElement() % arg.baseAlignment == 0)
     return "";

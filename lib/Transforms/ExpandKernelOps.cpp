@@ -7,25 +7,37 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Target/SPIRV/Container.h"
 #include "kiln/Transforms/Passes.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Transforms/Transforms.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/Index/IR/IndexOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -258,6 +270,34 @@ struct ExpandIsFinite : OpRewritePattern<math::IsFiniteOp> {
                           APFloat::getInf(element.getFloatSemantics()));
     rewriter.replaceOp(op,
                        cmpf(rewriter, loc, arith::CmpFPredicate::OLT, abs, inf));
+    return success();
+  }
+};
+
+/// math.isinf: |x| == inf; math.isnan: x unordered with itself (the host:
+/// MLIR 22's LLVM lowering has neither).
+struct ExpandIsInf : OpRewritePattern<math::IsInfOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::IsInfOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = op.getOperand();
+    auto element = cast<FloatType>(getElementTypeOrSelf(x.getType()));
+    Value inf = floatBits(rewriter, loc, x.getType(),
+                          APFloat::getInf(element.getFloatSemantics()));
+    rewriter.replaceOp(op, cmpf(rewriter, loc, arith::CmpFPredicate::OEQ,
+                                math::AbsFOp::create(rewriter, loc, x), inf));
+    return success();
+  }
+};
+
+struct ExpandIsNaN : OpRewritePattern<math::IsNaNOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::IsNaNOp op,
+                                PatternRewriter &rewriter) const override {
+    Value x = op.getOperand();
+    rewriter.replaceOp(
+        op, cmpf(rewriter, op.getLoc(), arith::CmpFPredicate::UNO, x, x));
     return success();
   }
 };
@@ -705,6 +745,158 @@ template <typename OpT> struct UnrollVectorOp : OpRewritePattern<OpT> {
   }
 };
 
+/// The index into a row-major array of `sizes` of element `indices`, plus
+/// `base`.
+static Value linearize(OpBuilder &b, Location loc, Value base,
+                       ValueRange indices, ArrayRef<OpFoldResult> sizes) {
+  Value index = base;
+  Value stride = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t d = int64_t(indices.size()) - 1; d >= 0; --d) {
+    Value term = arith::MulIOp::create(b, loc, indices[d], stride);
+    index = arith::AddIOp::create(b, loc, index, term);
+    if (d > 0)
+      stride = arith::MulIOp::create(
+          b, loc, stride, getValueOrCreateConstantIndexOp(b, loc, sizes[d]));
+  }
+  return index;
+}
+
+/// gpu.dynamic_shared_memory on SPIR-V, where the workgroup memory of a
+/// kernel is typed and its size fixed when the pipeline is created: a
+/// workgroup attribution of kDynamicWorkgroupLength elements of the one
+/// element type the kernel's memref.views give it, a length the serializer
+/// makes a specialization constant and the runtime sets from each launch's
+/// dynamic shared memory size. The views' loads, stores and atomics index
+/// that array (byte offset / element size + the row-major index); the
+/// kernel is marked with the element size.
+static LogicalResult lowerDynamicWorkgroupMemory(Operation *root) {
+  SmallVector<gpu::GPUFuncOp> functions;
+  root->walk([&](gpu::GPUFuncOp fn) { functions.push_back(fn); });
+  for (gpu::GPUFuncOp fn : functions) {
+    SmallVector<gpu::DynamicSharedMemoryOp> bases;
+    fn.walk([&](gpu::DynamicSharedMemoryOp op) { bases.push_back(op); });
+    if (bases.empty())
+      continue;
+    if (!fn.isKernel())
+      return bases.front().emitOpError("in device function '")
+             << fn.getName() << "'; take it in the kernel and pass it down";
+    Type element;
+    SmallVector<memref::ViewOp> views;
+    // The users of the bases in program order, so that errors name the
+    // later of two disagreeing views.
+    SmallVector<Operation *> users;
+    fn.walk([&](Operation *op) {
+      if (llvm::any_of(op->getOperands(), [](Value v) {
+            return v.getDefiningOp<gpu::DynamicSharedMemoryOp>();
+          }))
+        users.push_back(op);
+    });
+    for (Operation *user : users) {
+      auto view = dyn_cast<memref::ViewOp>(user);
+      if (!view)
+        return user->emitOpError("uses gpu.dynamic_shared_memory other "
+                                 "than through memref.view; on Kiln's "
+                                 "SPIR-V targets dynamic workgroup memory "
+                                 "is read and written through views of one "
+                                 "element type");
+      Type e = view.getType().getElementType();
+      if (!e.isIntOrFloat() || e.getIntOrFloatBitWidth() % 8 ||
+          e.getIntOrFloatBitWidth() > 64)
+        return view.emitOpError("views dynamic workgroup memory as ")
+               << e
+               << "; on Kiln's SPIR-V targets its elements are "
+                  "8- to 64-bit integers or floats";
+      if (element && e != element)
+        return view.emitOpError("views dynamic workgroup memory as ")
+               << e << " where another view of the kernel has " << element
+               << "; SPIR-V's logical addressing cannot read memory as "
+                  "another type, so on Kiln's SPIR-V targets a kernel's "
+                  "dynamic workgroup memory has one element type";
+      element = e;
+      views.push_back(view);
+    }
+    if (!element) {
+      for (gpu::DynamicSharedMemoryOp base : bases)
+        base.erase();
+      continue;
+    }
+    MLIRContext *ctx = fn.getContext();
+    int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+    auto type = MemRefType::get(
+        {int64_t(kiln::container::kDynamicWorkgroupLength)}, element,
+        MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+    BlockArgument memory = fn.addWorkgroupAttribution(type, fn.getLoc());
+    fn->setAttr("kiln_dynamic_workgroup_element_bytes",
+                IntegerAttr::get(IntegerType::get(ctx, 32), bytes));
+    for (memref::ViewOp view : views) {
+      Location loc = view.getLoc();
+      OpBuilder b(view);
+      std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
+      if (shift && *shift % bytes)
+        return view.emitOpError("views dynamic workgroup memory at byte ")
+               << *shift << ", not a multiple of its " << bytes
+               << "-byte elements";
+      Value base =
+          arith::DivUIOp::create(b, loc, view.getByteShift(),
+                                 arith::ConstantIndexOp::create(b, loc, bytes));
+      MemRefType viewType = view.getType();
+      SmallVector<OpFoldResult> sizes;
+      unsigned dynamic = 0;
+      for (int64_t size : viewType.getShape())
+        sizes.push_back(ShapedType::isDynamic(size)
+                            ? OpFoldResult(view.getSizes()[dynamic++])
+                            : OpFoldResult(b.getIndexAttr(size)));
+      for (Operation *user : llvm::make_early_inc_range(view->getUsers())) {
+        OpBuilder ub(user);
+        Location at = user->getLoc();
+        auto index = [&](ValueRange indices) {
+          return ValueRange{linearize(ub, at, base, indices, sizes)};
+        };
+        if (auto load = dyn_cast<memref::LoadOp>(user)) {
+          load.replaceAllUsesWith(
+              memref::LoadOp::create(ub, at, memory, index(load.getIndices()))
+                  .getResult());
+          load.erase();
+        } else if (auto store = dyn_cast<memref::StoreOp>(user)) {
+          memref::StoreOp::create(ub, at, store.getValueToStore(), memory,
+                                  index(store.getIndices()));
+          store.erase();
+        } else if (auto rmw = dyn_cast<memref::AtomicRMWOp>(user)) {
+          rmw.replaceAllUsesWith(
+              memref::AtomicRMWOp::create(ub, at, rmw.getKind(), rmw.getValue(),
+                                          memory, index(rmw.getIndices()))
+                  .getResult());
+          rmw.erase();
+        } else if (auto generic = dyn_cast<memref::GenericAtomicRMWOp>(user)) {
+          Value i = index(generic.getIndices()).front();
+          generic.getMemrefMutable().assign(memory);
+          generic.getIndicesMutable().assign(ValueRange{i});
+        } else if (auto dim = dyn_cast<memref::DimOp>(user)) {
+          std::optional<int64_t> d = dim.getConstantIndex();
+          if (!d || *d >= int64_t(sizes.size()))
+            return dim.emitOpError("of a dynamic workgroup memory view with "
+                                   "a dimension that is not a constant");
+          dim.replaceAllUsesWith(
+              getValueOrCreateConstantIndexOp(ub, at, sizes[*d]));
+          dim.erase();
+        } else {
+          return user->emitOpError("uses a view of dynamic workgroup memory; "
+                                   "on Kiln's SPIR-V targets such views are "
+                                   "loaded, stored and updated atomically "
+                                   "(memref.load, memref.store, "
+                                   "memref.atomic_rmw, "
+                                   "memref.generic_atomic_rmw)");
+        }
+      }
+      view.erase();
+    }
+    for (gpu::DynamicSharedMemoryOp base : bases)
+      base.erase();
+  }
+  return success();
+}
+
 /// memref.alloca without a memory space in a kernel is the invocation's
 /// private memory: on SPIR-V a Function variable, which the conversion makes
 /// of memrefs in #gpu.address_space<private>. The alloca and every view of
@@ -730,7 +922,9 @@ void assignPrivateMemorySpace(Operation *root) {
     Value v = worklist.pop_back_val();
     for (Operation *user : v.getUsers()) {
       auto view = dyn_cast<ViewLikeOpInterface>(user);
-      if (!view || view.getViewSource() != v)
+      bool isView = (view && view.getViewSource() == v) ||
+                    isa<memref::TransposeOp, memref::CastOp>(user);
+      if (!isView)
         continue;
       for (Value result : user->getResults())
         if (retype(result))
@@ -1008,6 +1202,399 @@ struct StoreThroughTypeCast : OpRewritePattern<memref::StoreOp> {
   }
 };
 
+/// complex.re / im of a select of complex numbers: the select of their
+/// parts (complex-to-standard selects between complex numbers, which SPIR-V
+/// cannot hold; the parts fold into the creates).
+template <typename PartOp> struct PartOfSelect : OpRewritePattern<PartOp> {
+  using OpRewritePattern<PartOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(PartOp op,
+                                PatternRewriter &rewriter) const override {
+    auto select = op.getComplex().template getDefiningOp<arith::SelectOp>();
+    if (!select)
+      return failure();
+    Location loc = op.getLoc();
+    Value t = PartOp::create(rewriter, loc, select.getTrueValue());
+    Value f = PartOp::create(rewriter, loc, select.getFalseValue());
+    rewriter.template replaceOpWithNewOp<arith::SelectOp>(
+        op, select.getCondition(), t, f);
+    return success();
+  }
+};
+
+/// vector.reduction <and>, <or>, <xor> (which MLIR 22's SPIR-V patterns
+/// lack): the elements combined in order, with the accumulator first.
+struct BitwiseReductionToScalars : OpRewritePattern<vector::ReductionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::ReductionOp op,
+                                PatternRewriter &rewriter) const override {
+    using K = vector::CombiningKind;
+    K kind = op.getKind();
+    if (kind != K::AND && kind != K::OR && kind != K::XOR)
+      return failure();
+    VectorType type = op.getSourceVectorType();
+    if (type.getRank() != 1 || type.isScalable())
+      return failure();
+    Location loc = op.getLoc();
+    Value result = op.getAcc();
+    for (int64_t i = 0; i < type.getNumElements(); ++i) {
+      Value element = vector::ExtractOp::create(rewriter, loc, op.getVector(),
+                                                ArrayRef<int64_t>{i});
+      if (!result) {
+        result = element;
+        continue;
+      }
+      if (kind == K::AND)
+        result = arith::AndIOp::create(rewriter, loc, result, element);
+      else if (kind == K::OR)
+        result = arith::OrIOp::create(rewriter, loc, result, element);
+      else
+        result = arith::XOrIOp::create(rewriter, loc, result, element);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// complex.bitcast between complex<fN> and a 2N-bit scalar (which upstream's
+/// complex-to-standard leaves alone): the parts as a 2-element vector,
+/// bitcast as one; the real part is the low half, as in memory.
+struct ComplexBitcast : OpConversionPattern<complex::BitcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(complex::BitcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type from = op.getOperand().getType(), to = op.getType();
+    if (auto complexType = dyn_cast<ComplexType>(from)) {
+      if (isa<ComplexType>(to))
+        return failure();
+      Type part = complexType.getElementType();
+      Value re = complex::ReOp::create(rewriter, loc, adaptor.getOperand());
+      Value im = complex::ImOp::create(rewriter, loc, adaptor.getOperand());
+      Value parts = vector::FromElementsOp::create(
+          rewriter, loc, VectorType::get({2}, part), ValueRange{re, im});
+      Value whole = vector::BitCastOp::create(rewriter, loc,
+                                              VectorType::get({1}, to), parts);
+      rewriter.replaceOpWithNewOp<vector::ExtractOp>(op, whole,
+                                                     ArrayRef<int64_t>{0});
+      return success();
+    }
+    auto complexType = dyn_cast<ComplexType>(to);
+    if (!complexType)
+      return failure();
+    Type part = complexType.getElementType();
+    Value whole = vector::FromElementsOp::create(
+        rewriter, loc, VectorType::get({1}, from), ValueRange{op.getOperand()});
+    Value parts = vector::BitCastOp::create(rewriter, loc,
+                                            VectorType::get({2}, part), whole);
+    Value re =
+        vector::ExtractOp::create(rewriter, loc, parts, ArrayRef<int64_t>{0});
+    Value im =
+        vector::ExtractOp::create(rewriter, loc, parts, ArrayRef<int64_t>{1});
+    rewriter.replaceOpWithNewOp<complex::CreateOp>(op, complexType, re, im);
+    return success();
+  }
+};
+
+/// gpu.subgroup_reduce over clusters, where the target env has no
+/// GroupNonUniformClustered (or the stride is not 1): a butterfly of
+/// gpu.shuffle xor over the whole subgroup, by stride * 2^j for each j below
+/// log2(size), combining as the reduction does.
+struct ClusteredReduceToShuffles : OpRewritePattern<gpu::SubgroupReduceOp> {
+  ClusteredReduceToShuffles(MLIRContext *ctx, bool hasClustered)
+      : OpRewritePattern(ctx), hasClustered(hasClustered) {}
+  LogicalResult matchAndRewrite(gpu::SubgroupReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<uint32_t> size = op.getClusterSize();
+    if (!size)
+      return failure();
+    uint32_t stride = op.getClusterStride();
+    if (hasClustered && stride == 1)
+      return failure();
+    if (!op.getType().isIntOrFloat())
+      return failure();
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value width = arith::IndexCastOp::create(
+        rewriter, loc, i32,
+        gpu::SubgroupSizeOp::create(rewriter, loc, IntegerAttr()));
+    vector::CombiningKind kind = gpu::convertReductionKind(op.getOp());
+    Value v = op.getValue();
+    for (uint32_t step = stride; step < stride * *size; step *= 2) {
+      Value offset = arith::ConstantIntOp::create(rewriter, loc, i32, step);
+      auto other = gpu::ShuffleOp::create(rewriter, loc, v, offset, width,
+                                          gpu::ShuffleMode::XOR);
+      v = vector::makeArithReduction(rewriter, loc, kind, v,
+                                     other.getShuffleResult());
+    }
+    rewriter.replaceOp(op, v);
+    return success();
+  }
+  bool hasClustered;
+};
+
+//===----------------------------------------------------------------------===//
+// memref
+//===----------------------------------------------------------------------===//
+
+/// memref.alloca_scope: its body inline (the kernel is the scope of its
+/// private memory).
+struct InlineAllocaScope : OpRewritePattern<memref::AllocaScopeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(memref::AllocaScopeOp op,
+                                PatternRewriter &rewriter) const override {
+    Block *body = &op.getBodyRegion().front();
+    auto ret = cast<memref::AllocaScopeReturnOp>(body->getTerminator());
+    SmallVector<Value> results(ret.getResults());
+    rewriter.eraseOp(ret);
+    rewriter.inlineBlockBefore(body, op);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// Ops that promise something and do nothing: assume_alignment and
+/// distinct_objects give their operands, prefetch goes (SPIR-V has neither
+/// promises nor prefetches).
+struct DropMemRefHints : RewritePattern {
+  DropMemRefHints(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (auto a = dyn_cast<memref::AssumeAlignmentOp>(op)) {
+      rewriter.replaceOp(op, a.getMemref());
+      return success();
+    }
+    if (isa<memref::DistinctObjectsOp>(op)) {
+      rewriter.replaceOp(op, op->getOperands());
+      return success();
+    }
+    if (isa<memref::PrefetchOp>(op)) {
+      rewriter.eraseOp(op);
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// memref.rank of a cast of a ranked memref: its rank.
+struct RankThroughCast : OpRewritePattern<memref::RankOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(memref::RankOp op,
+                                PatternRewriter &rewriter) const override {
+    auto cast = op.getMemref().getDefiningOp<memref::CastOp>();
+    if (!cast)
+      return failure();
+    auto ranked = dyn_cast<MemRefType>(cast.getSource().getType());
+    if (!ranked)
+      return failure();
+    rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(op, ranked.getRank());
+    return success();
+  }
+};
+
+/// memref.copy between memrefs of one static shape: a loop nest of loads
+/// and stores (the LLVM lowering calls a host library function, and SPIR-V
+/// has none).
+struct CopyToLoops : OpRewritePattern<memref::CopyOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(memref::CopyOp op,
+                                PatternRewriter &rewriter) const override {
+    auto from = dyn_cast<MemRefType>(op.getSource().getType());
+    auto to = dyn_cast<MemRefType>(op.getTarget().getType());
+    if (!from || !to || !from.hasStaticShape() ||
+        from.getShape() != to.getShape())
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> lbs, ubs, steps;
+    for (int64_t d : from.getShape()) {
+      lbs.push_back(arith::ConstantIndexOp::create(rewriter, loc, 0));
+      ubs.push_back(arith::ConstantIndexOp::create(rewriter, loc, d));
+      steps.push_back(arith::ConstantIndexOp::create(rewriter, loc, 1));
+    }
+    scf::buildLoopNest(rewriter, loc, lbs, ubs, steps,
+                       [&](OpBuilder &b, Location l, ValueRange ivs) {
+                         Value v =
+                             memref::LoadOp::create(b, l, op.getSource(), ivs);
+                         memref::StoreOp::create(b, l, v, op.getTarget(), ivs);
+                       });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Accesses through memref.reinterpret_cast of a memref with an identity
+/// layout (SPIR-V): the same element of a 1-D view of the source, at the
+/// offset plus the indices times the strides.
+template <typename OpT>
+struct AccessThroughReinterpretCast : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    auto cast =
+        op.getMemRef().template getDefiningOp<memref::ReinterpretCastOp>();
+    if (!cast)
+      return failure();
+    auto source = dyn_cast<MemRefType>(cast.getSource().getType());
+    if (!source || !source.getLayout().isIdentity() || !source.hasStaticShape())
+      return failure();
+    Location loc = op.getLoc();
+    Value flat = cast.getSource();
+    if (source.getRank() != 1) {
+      SmallVector<ReassociationIndices> all(1);
+      for (int64_t d = 0; d < source.getRank(); ++d)
+        all[0].push_back(d);
+      flat = memref::CollapseShapeOp::create(rewriter, loc, flat, all);
+    }
+    Value linear = getValueOrCreateConstantIndexOp(rewriter, loc,
+                                                   cast.getMixedOffsets()[0]);
+    for (auto [index, stride] :
+         llvm::zip(op.getIndices(), cast.getMixedStrides())) {
+      Value s = getValueOrCreateConstantIndexOp(rewriter, loc, stride);
+      linear =
+          arith::AddIOp::create(rewriter, loc, linear,
+                                arith::MulIOp::create(rewriter, loc, index, s));
+    }
+    if constexpr (std::is_same<OpT, memref::LoadOp>::value)
+      rewriter.template replaceOpWithNewOp<memref::LoadOp>(op, flat,
+                                                           ValueRange{linear});
+    else
+      rewriter.template replaceOpWithNewOp<memref::StoreOp>(
+          op, op.getValueToStore(), flat, ValueRange{linear});
+    return success();
+  }
+};
+
+/// Loads and stores through memref.transpose: the source's element at the
+/// permuted indices (SPIR-V has no strided views of private memory).
+template <typename OpT> struct AccessThroughTranspose : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    auto transpose =
+        op.getMemRef().template getDefiningOp<memref::TransposeOp>();
+    if (!transpose)
+      return failure();
+    AffineMap perm = transpose.getPermutation();
+    SmallVector<Value> at(perm.getNumResults());
+    for (unsigned i = 0, e = perm.getNumResults(); i < e; ++i)
+      at[perm.getDimPosition(i)] = op.getIndices()[i];
+    if constexpr (std::is_same<OpT, memref::LoadOp>::value)
+      rewriter.template replaceOpWithNewOp<memref::LoadOp>(
+          op, transpose.getIn(), at);
+    else
+      rewriter.template replaceOpWithNewOp<memref::StoreOp>(
+          op, op.getValueToStore(), transpose.getIn(), at);
+    return success();
+  }
+};
+
+/// memref.get_global of a constant global (what bufferization makes of a
+/// constant tensor) on SPIR-V: a private array initialized from the
+/// constant (kKilnInitialValueAttr; the conversion makes it a Function
+/// variable with an initializer).
+constexpr StringLiteral kKilnInitialValueAttr = "kiln_initial_value";
+
+struct ConstantGlobalToPrivate : OpRewritePattern<memref::GetGlobalOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(memref::GetGlobalOp op,
+                                PatternRewriter &rewriter) const override {
+    auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+        op, op.getNameAttr());
+    if (!global || !global.getConstant())
+      return failure();
+    auto value =
+        dyn_cast_or_null<DenseElementsAttr>(global.getInitialValueAttr());
+    auto type = op.getType();
+    if (!value || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        type.getMemorySpace())
+      return failure();
+    auto alloca = memref::AllocaOp::create(rewriter, op.getLoc(), type);
+    alloca->setAttr(kKilnInitialValueAttr, value);
+    rewriter.replaceOp(op, alloca.getResult());
+    return success();
+  }
+};
+
+/// memref.atomic_rmw of a kind the target has no instruction for (on
+/// SPIR-V: integer muli; on NVVM: muli and mulf): a
+/// memref.generic_atomic_rmw computing it, which both lower to a
+/// compare-and-swap loop.
+struct AtomicRMWToGeneric : OpRewritePattern<memref::AtomicRMWOp> {
+  AtomicRMWToGeneric(MLIRContext *ctx, bool spirv)
+      : OpRewritePattern(ctx), spirv(spirv) {}
+  LogicalResult matchAndRewrite(memref::AtomicRMWOp op,
+                                PatternRewriter &rewriter) const override {
+    using K = arith::AtomicRMWKind;
+    K kind = op.getKind();
+    bool floats = isa<FloatType>(op.getValue().getType());
+    if (kind != K::muli && !(kind == K::mulf && !spirv))
+      return failure();
+    if (spirv && floats)
+      return failure();
+    Location loc = op.getLoc();
+    auto generic = memref::GenericAtomicRMWOp::create(
+        rewriter, loc, op.getMemref(), op.getIndices());
+    OpBuilder body = OpBuilder::atBlockEnd(generic.getBody());
+    Value current = generic.getCurrentValue();
+    Value next = floats
+                     ? arith::MulFOp::create(body, loc, current, op.getValue())
+                           .getResult()
+                     : arith::MulIOp::create(body, loc, current, op.getValue())
+                           .getResult();
+    memref::AtomicYieldOp::create(body, loc, next);
+    rewriter.replaceOp(op, generic.getResult());
+    return success();
+  }
+  bool spirv;
+};
+
+/// scf.parallel as the nest of scf.for one invocation runs, its reductions
+/// as loop-carried values combined by their scf.reduce regions in order.
+static LogicalResult sequentialParallelLoop(RewriterBase &rewriter,
+                                            scf::ParallelOp op) {
+  if (op.getNumResults() == 0)
+    return scf::parallelForToNestedFors(rewriter, op);
+  Location loc = op.getLoc();
+  auto reduce = cast<scf::ReduceOp>(op.getBody()->getTerminator());
+  SmallVector<scf::ForOp> loops;
+  ValueRange carried = op.getInitVals();
+  SmallVector<Value> ivs;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  for (auto [lb, ub, step] :
+       llvm::zip(op.getLowerBound(), op.getUpperBound(), op.getStep())) {
+    auto loop = scf::ForOp::create(rewriter, loc, lb, ub, step, carried);
+    if (!loops.empty())
+      scf::YieldOp::create(rewriter, loc, loop.getResults());
+    loops.push_back(loop);
+    ivs.push_back(loop.getInductionVar());
+    carried = loop.getRegionIterArgs();
+    rewriter.setInsertionPointToStart(loop.getBody());
+  }
+  // The body, then each reduction: its region on (accumulator, value).
+  IRMapping map;
+  for (auto [from, to] : llvm::zip(op.getInductionVars(), ivs))
+    map.map(from, to);
+  for (Operation &inner : op.getBody()->without_terminator())
+    rewriter.clone(inner, map);
+  SmallVector<Value> next;
+  for (auto [k, region] : llvm::enumerate(reduce.getReductions())) {
+    Block &block = region.front();
+    IRMapping rmap;
+    rmap.map(block.getArgument(0), carried[k]);
+    rmap.map(block.getArgument(1),
+             map.lookupOrDefault(reduce.getOperands()[k]));
+    for (Operation &inner : block.without_terminator())
+      rewriter.clone(inner, rmap);
+    auto ret = cast<scf::ReduceReturnOp>(block.getTerminator());
+    next.push_back(rmap.lookupOrDefault(ret.getResult()));
+  }
+  scf::YieldOp::create(rewriter, loc, next);
+  rewriter.replaceOp(op, loops.front().getResults());
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -1016,6 +1603,41 @@ class ExpandKernelOpsPass
     : public kiln::impl::KilnExpandKernelOpsBase<ExpandKernelOpsPass> {
 public:
   using Base::Base;
+
+  /// affine ops as arith and scf (lower-affine; their index arithmetic is
+  /// then expanded like any other), and scf.parallel / scf.forall in a
+  /// kernel as the sequential loops one invocation runs.
+  LogicalResult lowerAffineAndParallelLoops(Operation *root) {
+    MLIRContext *ctx = &getContext();
+    {
+      RewritePatternSet patterns(ctx);
+      affine::populateAffineExpandIndexOpsPatterns(patterns);
+      populateAffineToStdConversionPatterns(patterns);
+      populateAffineToVectorConversionPatterns(patterns);
+      ConversionTarget legal(*ctx);
+      legal.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+      legal.addIllegalDialect<affine::AffineDialect>();
+      if (failed(applyPartialConversion(root, legal, std::move(patterns))))
+        return failure();
+    }
+    IRRewriter rewriter(ctx);
+    SmallVector<Operation *> loops;
+    root->walk([&](Operation *op) {
+      if (isa<scf::ParallelOp, scf::ForallOp>(op))
+        loops.push_back(op);
+    });
+    for (Operation *op : loops) {
+      rewriter.setInsertionPoint(op);
+      if (auto parallel = dyn_cast<scf::ParallelOp>(op)) {
+        if (failed(sequentialParallelLoop(rewriter, parallel)))
+          return op->emitOpError("could not be made sequential loops");
+      } else if (failed(
+                     scf::forallToForLoop(rewriter, cast<scf::ForallOp>(op)))) {
+        return op->emitOpError("could not be made sequential loops");
+      }
+    }
+    return success();
+  }
 
   /// complex ops -> arith and math (convert-complex-to-standard), on every
   /// target: what remains of complex is complex.create / re / im.
@@ -1028,6 +1650,7 @@ public:
                      complex::ConstantOp>();
     RewritePatternSet patterns(ctx);
     populateComplexToStandardConversionPatterns(patterns);
+    patterns.add<ComplexBitcast>(ctx, /*benefit=*/2);
     return applyPartialConversion(root, legal, std::move(patterns));
   }
 
@@ -1048,7 +1671,8 @@ public:
         return failure();
     {
       RewritePatternSet patterns(ctx);
-      patterns.add<ExpandIsNormal, ExpandSinCos>(ctx);
+      patterns.add<ExpandIsNormal, ExpandSinCos, ExpandIsInf, ExpandIsNaN,
+                   ExpandIsFinite>(ctx);
       math::populateExpansionPatterns(patterns, {"clampf"});
       arith::populateExpandScalingExtTruncPatterns(patterns);
       arith::populateExpandF8E8M0Patterns(patterns);
@@ -1060,6 +1684,17 @@ public:
     for (Operation *fn : functions)
       if (failed(lowerVectors(fn, /*spirv=*/false)))
         return failure();
+    {
+      // Atomic kinds the LLVM lowering lacks, memref.reshape with a shape
+      // from memory, memref.copy of static shapes.
+      RewritePatternSet patterns(ctx);
+      patterns.add<AtomicRMWToGeneric>(ctx, /*spirv=*/false);
+      memref::populateExpandOpsPatterns(patterns);
+      FrozenRewritePatternSet frozen(std::move(patterns));
+      for (Operation *fn : functions)
+        if (failed(applyPatternsGreedily(fn, frozen)))
+          return failure();
+    }
     ConversionTarget legal(*ctx);
     legal.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     legal.addIllegalOp<math::ErfOp, math::ErfcOp, math::CbrtOp,
@@ -1094,11 +1729,20 @@ public:
 
     if (failed(expandComplex(getOperation())))
       return signalPassFailure();
+    if (failed(lowerAffineAndParallelLoops(getOperation())))
+      return signalPassFailure();
 
     RewritePatternSet patterns(ctx);
     // Both targets.
     arith::populateExpandScalingExtTruncPatterns(patterns);
     arith::populateExpandF8E8M0Patterns(patterns);
+    patterns.add<InlineAllocaScope, RankThroughCast, CopyToLoops>(ctx);
+    patterns.add<AtomicRMWToGeneric>(ctx, spirv);
+    // memref.reshape with a shape from memory as a reinterpret_cast (NVVM's
+    // lowering of a shape of i32 leaves a cast it cannot translate).
+    memref::populateExpandOpsPatterns(patterns);
+    if (!spirv)
+      memref::populateExpandReallocPatterns(patterns);
     patterns.add<ExpandIsNormal, ExpandIPowI, ExpandFPowI,
                  UnrollVectorOp<math::IPowIOp>, UnrollVectorOp<math::FPowIOp>,
                  ExpandSinCos>(ctx);
@@ -1109,7 +1753,20 @@ public:
       // a double rounds 1.5 down, and the spirv-cpu target has none.
       math::populateExpansionPatterns(patterns, {"roundeven"});
       arith::populateCeilFloorDivExpandOpsPatterns(patterns);
-      patterns.add<ReductionOfNaNPropagatingMinMax>(ctx);
+      patterns.add<PartOfSelect<complex::ReOp>, PartOfSelect<complex::ImOp>>(
+          ctx);
+      spirv::TargetEnv env(spirv::lookupTargetEnvOrDefault(getOperation()));
+      patterns.add<ClusteredReduceToShuffles>(
+          ctx, env.allows(spirv::Capability::GroupNonUniformClustered));
+      patterns.add<ReductionOfNaNPropagatingMinMax, DropMemRefHints,
+                   ConstantGlobalToPrivate,
+                   AccessThroughReinterpretCast<memref::LoadOp>,
+                   AccessThroughReinterpretCast<memref::StoreOp>,
+                   AccessThroughTranspose<memref::LoadOp>,
+                   AccessThroughTranspose<memref::StoreOp>>(ctx);
+      // The metadata of views of static memrefs as arithmetic.
+      memref::populateResolveExtractStridedMetadataPatterns(patterns);
+      patterns.add<BitwiseReductionToScalars>(ctx);
       patterns.add<ConstantFloatCompare, OrderedBoolCompare, ExpandIsFinite,
                    ExpandRound, ExpandPowF, ExpandAbsI, ExpandAtan2,
                    ApproximationEdges<math::ErfOp>,
@@ -1143,8 +1800,18 @@ public:
       return signalPassFailure();
     if (failed(lowerVectors(getOperation(), spirv)))
       return signalPassFailure();
-    if (spirv)
+    if (spirv) {
       assignPrivateMemorySpace(getOperation());
+      if (failed(lowerDynamicWorkgroupMemory(getOperation())))
+        return signalPassFailure();
+      // Constant globals the kernels no longer use.
+      SmallVector<memref::GlobalOp> globals;
+      getOperation()->walk([&](memref::GlobalOp g) { globals.push_back(g); });
+      for (memref::GlobalOp g : globals)
+        if (g.getConstant() &&
+            SymbolTable::symbolKnownUseEmpty(g, g->getParentOp()))
+          g.erase();
+    }
   }
 
   /// Vector ops neither target lowers as they are: masks, transfers,

@@ -56,7 +56,8 @@ static llvm::cl::opt<std::string> bufferDeviceAddress(
                    "of a storage-buffer descriptor, so that their size is not "
                    "capped by maxStorageBufferRange: never, auto (default: "
                    "static sizes above 128 MiB, where the target env "
-                   "allows) or always"),
+                   "allows; dynamic ones in an address variant launched for "
+                   "buffers beyond the device's range) or always"),
     llvm::cl::init("auto"), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<bool> validate(
     "validate",

@@ -4,6 +4,7 @@
 // CHECK: device_copy/vkCmdCopyBuffer/vulkan
 // CHECK: stream_copy_f32/kiln/vulkan
 // CHECK: stream_copy_f32/glsl/vulkan
+// CHECK: stream_copy_f32/kiln_address/vulkan
 // CHECK: sgemm_register/kiln/vulkan
 // CHECK: empty_throughput/glsl/vulkan
 // CHECK: device_copy/cuMemcpyDtoD/cuda
@@ -11,6 +12,7 @@
 // CHECK: sgemm/cublas/cuda
 // RUN: %kiln_obj_root/bin/kiln-bench --list --backend=cuda --filter=sgemm | FileCheck %s --check-prefix=FILTER
 // FILTER-NOT: vulkan
+// FILTER-NOT: kiln_address
 // FILTER: sgemm_naive/kiln/cuda
 // FILTER: sgemm/cublas/cuda
 // FILTER-NOT: stream

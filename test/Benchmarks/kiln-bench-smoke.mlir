@@ -28,14 +28,19 @@
 // CHECK-NEXT: fma_chain glsl vulkan 4096x8
 // CHECK-NEXT: stream_copy_f32 kiln vulkan 4133 {{.*}} GB/s {{.*}} vs glsl
 // CHECK-NEXT: stream_copy_f32 glsl vulkan 4133 {{.*}} GB/s
+// CHECK-NEXT: stream_copy_f32 kiln_address vulkan 4133 {{.*}} vs kiln
 // CHECK-NEXT: stream_mul_f32 kiln
 // CHECK-NEXT: stream_mul_f32 glsl
+// CHECK-NEXT: stream_mul_f32 kiln_address vulkan 4133 {{.*}} vs kiln
 // CHECK-NEXT: stream_add_f32 kiln
 // CHECK-NEXT: stream_add_f32 glsl
+// CHECK-NEXT: stream_add_f32 kiln_address vulkan 4133 {{.*}} vs kiln
 // CHECK-NEXT: stream_triad_f32 kiln
 // CHECK-NEXT: stream_triad_f32 glsl
+// CHECK-NEXT: stream_triad_f32 kiln_address vulkan 4133 {{.*}} vs kiln
 // CHECK-NEXT: stream_dot_f32 kiln
 // CHECK-NEXT: stream_dot_f32 glsl
+// CHECK-NEXT: stream_dot_f32 kiln_address vulkan 4133 {{.*}} vs kiln
 // CHECK-NEXT: stream_copy_f64 kiln
 // CHECK-NEXT: stream_copy_f64 glsl
 // CHECK-NEXT: stream_mul_f64 kiln

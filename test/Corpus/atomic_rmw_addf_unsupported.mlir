@@ -1,7 +1,10 @@
 // RUN: not kiln-compile %s --target=vulkan --emit=spirv --target-env=vulkan-1.1 -o %t.spv 2>&1 | FileCheck %s
-// Scatter-add of f32 values with memref.atomic_rmw addf, which has no Vulkan SPIR-V lowering (float atomics).
+// RUN: kiln-compile %s --target=vulkan --emit=spirv --target-env=lavapipe -o %t.spv
+// Scatter-add of f32 values with memref.atomic_rmw addf: OpAtomicFAddEXT,
+// which the vulkan-1.1 profile lacks (the error names the capability) and the
+// lavapipe profile has.
 
-// CHECK: error: 'memref.atomic_rmw' has no SPIR-V lowering in Kiln's Vulkan pipeline for this target env (SPIR-V v1.3)
+// CHECK: error: 'memref.atomic_rmw' cannot be lowered to SPIR-V for this target env (SPIR-V v1.3): it needs capability AtomicFloat32AddEXT, extension SPV_EXT_shader_atomic_float_add; target env 'vulkan-1.1'
 // CHECK-NEXT: %old = memref.atomic_rmw addf
 
 func.func @scatter_add(%idx: memref<4096xi32>, %val: memref<4096xf32>,

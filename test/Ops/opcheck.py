@@ -346,8 +346,13 @@ class Row:
                  vulkan=None, spirv_cpu=None, cuda=None, note="",
                  program=None, expect=None, cuda_tol=None, small=None,
                  vulkan_tol=None, name=None, host_template=None, globals=(),
-                 test=None, acc=None):
+                 test=None, acc=None, uniform=False, shared_bytes=0):
         self.op = op
+        # The op must be reached by every invocation of a workgroup (no
+        # bounds check around it; the cases fill whole workgroups).
+        self.uniform = uniform
+        # Dynamic workgroup memory of the launch, in bytes.
+        self.shared_bytes = shared_bytes
         # (element type, size, initial value): an accumulator the template
         # updates as {ACC}; its final contents are compared.
         self.acc = acc
@@ -460,8 +465,11 @@ class Program:
         n = len(self.cases)
         if n == 0:
             raise ValueError("row %s has no valid inputs" % row.op)
-        # Cases padded to whole vectors.
-        while len(self.cases) % self.lanes:
+        # Cases padded to whole vectors, and for rows whose op every
+        # invocation of a workgroup must reach (barriers, subgroup and
+        # workgroup operations), to whole workgroups.
+        whole = BLOCK * self.lanes if row.uniform else self.lanes
+        while len(self.cases) % whole:
             self.cases.append(self.cases[len(self.cases) % n])
         self.n = len(self.cases)
         self.flushed = [tuple(flush(t.scalar, c) for t, c in
@@ -625,6 +633,7 @@ class Program:
         accs = {}
         if self.row.acc:
             at, size, init = self.row.acc
+            size = self.n if size == "N" else size
             for which in ("host", "flushed", "dev"):
                 v = "%%acc_%s" % which
                 L.append(ind + "%s = memref.alloc() : memref<%dx%s>" %
@@ -640,16 +649,26 @@ class Program:
                                                                     ""))))
             L.append(ind + "}")
         # The kernel: one invocation per case.
+        dynamic = ""
+        if self.row.shared_bytes:
+            L.append(ind + "%%dsm = arith.constant %d : i32" %
+                     self.row.shared_bytes)
+            dynamic = " dynamic_shared_memory_size %dsm"
         L.append(ind + "gpu.launch blocks(%bx, %by, %bz) in (%gx = %nb, "
                  "%gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in "
-                 "(%sx = %bs, %sy = %c1, %sz = %c1) {")
+                 "(%sx = %bs, %sy = %c1, %sz = %c1)" + dynamic + " {")
         L.append(ind + "  %base = arith.muli %bx, %bs : index")
         L.append(ind + "  %di = arith.addi %base, %tx : index")
-        L.append(ind + "  %inside = arith.cmpi ult, %di, %ni : index")
-        L.append(ind + "  scf.if %inside {")
-        L.append(self.body("d", "%di", sets["in"], outs["dev"], ind + "    ",
-                           dict(extra, ACC=accs.get("dev", ""))))
-        L.append(ind + "  }")
+        body = self.body("d", "%di", sets["in"], outs["dev"], ind + "    ",
+                         dict(extra, ACC=accs.get("dev", "")))
+        if self.row.uniform:
+            # Every invocation runs the op (the cases fill the workgroups).
+            L.append(body)
+        else:
+            L.append(ind + "  %inside = arith.cmpi ult, %di, %ni : index")
+            L.append(ind + "  scf.if %inside {")
+            L.append(body)
+            L.append(ind + "  }")
         L.append(ind + "  gpu.terminator")
         L.append(ind + "}")
         for j, t in enumerate(self.results):
@@ -658,6 +677,7 @@ class Program:
                                      "%s%d" % (which, j))
         if self.row.acc:
             at, size, _ = self.row.acc
+            size = self.n if size == "N" else size
             for which in ("host", "dev"):
                 L += self.print_bits(ind, accs[which], Type(at),
                                      "acc" + which, size)
@@ -671,15 +691,31 @@ class Program:
                 L.append(ind + "memref.dealloc %s : memref<%dx%s>" % (
                     v, n, self.results[j].scalar.storage))
         for v in accs.values():
+            size = self.n if self.row.acc[1] == "N" else self.row.acc[1]
             L.append(ind + "memref.dealloc %s : memref<%dx%s>" % (
-                v, self.row.acc[1], self.row.acc[0]))
+                v, size, self.row.acc[0]))
         L.append(ind + "return")
         L.append("}")
         return G, L
 
     def fill(self, ind, memref, n, elem, value):
-        """Stores `value` (an MLIR literal) into every element."""
+        """Stores `value` (an MLIR literal, or a list of one per element)
+        into every element."""
         t = Type(elem)
+        if isinstance(value, (list, tuple)):
+            out = []
+            for k, v in enumerate(value):
+                lit = str(v)
+                if t.is_float and "." not in lit and "e" not in lit:
+                    lit += ".0"
+                out += [ind + "%%f_%s_%d = arith.constant %s : %s" % (
+                            memref[1:], k, lit, elem),
+                        ind + "%%i_%s_%d = arith.constant %d : index" % (
+                            memref[1:], k, k),
+                        ind + "memref.store %%f_%s_%d, %s[%%i_%s_%d] : "
+                        "memref<%dx%s>" % (memref[1:], k, memref, memref[1:],
+                                           k, n, elem)]
+            return out
         literal = value
         if t.is_float and "." not in value:
             literal = value + ".0"

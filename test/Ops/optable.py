@@ -513,7 +513,11 @@ COMPLEX = [
     complex_binop("complex.sub", tol=EXACT),
     complex_binop("complex.mul"),
     complex_binop("complex.div"),
-    complex_binop("complex.pow", tol=Tolerance(rel=1e-4, abs_err=1e-5)),
+    complex_binop("complex.pow", tol=Tolerance(rel=1e-4, abs_err=1e-5),
+                  vulkan_tol=Tolerance(
+                      rel=2e-3, abs_err=1e-3,
+                      note="exp(y log x): Vulkan's sin and cos are good to "
+                           "2^-11 absolute, its exp and log to 3 + 2|x| ULP")),
     complex_binop("complex.atan2", tol=Tolerance(rel=1e-4, abs_err=1e-5)),
     complex_unop("complex.neg", tol=EXACT),
     complex_unop("complex.conj", tol=EXACT),
@@ -670,6 +674,7 @@ VECTOR = [
         template=reductions(["add", "mul", "minui", "minsi", "maxui", "maxsi",
                              "and", "or", "xor"], "i32"),
         signatures=[sig([V4I], ["i32"] * 9)],
+        vulkan=expanded("and, or, xor element by element (Kiln)"),
         note="add, mul, minui, minsi, maxui, maxsi, and, or, xor"),
     Row("vector.reduction",
         name="vector.reduction (float)",
@@ -868,4 +873,844 @@ VECTOR = [
         signatures=[sig([V4F], [V4F])]),
 ]
 
-ROWS = ARITH + MATH + INDEX + COMPLEX + VECTOR
+
+# ---------------------------------------------------------------------------
+# memref: private memory, views of the inputs, globals, atomics.
+# ---------------------------------------------------------------------------
+
+PRIV2 = ("%{g}m = memref.alloca() : memref<2x{T0}>\n"
+         "%{g}c0 = arith.constant 0 : index\n"
+         "%{g}c1 = arith.constant 1 : index\n"
+         "memref.store {a}, %{g}m[%{g}c0] : memref<2x{T0}>\n"
+         "memref.store {b}, %{g}m[%{g}c1] : memref<2x{T0}>\n")
+PICK = ("%{g}k2 = arith.constant 2 : i32\n"
+        "%{g}u = math.absi {c} : i32\n"
+        "%{g}p = arith.remui %{g}u, %{g}k2 : i32\n"
+        "%{g}q = arith.index_castui %{g}p : i32 to index\n")
+PRIVATE = expanded("private memory: a Function variable on SPIR-V")
+
+
+def atomic_row(name, kinds, t, init, **kw):
+    """Atomic updates of one shared accumulator per kind by every
+    invocation; the accumulators' final values are compared."""
+    lines = ["%{g}z = arith.constant " + ("0.0" if t.startswith("f") else "0")
+             + " : " + t]
+    for k, kind in enumerate(kinds):
+        lines.append("%%{g}c%d = arith.constant %d : index" % (k, k))
+        lines.append("%%{g}o%d = memref.atomic_rmw %s {a}, {ACC}[%%{g}c%d] : "
+                     "(%s, memref<%dx%s>) -> %s" % (k, kind, k, t, len(kinds),
+                                                    t, t))
+    lines.append("{r} = arith.%s {a}, %%{g}z : %s" % (
+        "addf" if t.startswith("f") else "addi", t))
+    return Row("memref.atomic_rmw", name=name, template="\n".join(lines),
+               signatures=[sig([t], [t])], acc=(t, len(kinds), init), **kw)
+
+
+MEMREF = [
+    Row("memref.load", template=PRIV2 + PICK +
+        "{r} = memref.load %{g}m[%{g}q] : memref<2x{T0}>",
+        signatures=[sig(["i32", "i32", "i32"], ["i32"]),
+                    sig(["f32", "f32", "i32"], ["f32"]),
+                    sig(["i64", "i64", "i32"], ["i64"])],
+        note="from private memory at a computed index"),
+    Row("memref.store", template=PRIV2 + PICK +
+        "memref.store {b}, %{g}m[%{g}q] : memref<2x{T0}>\n"
+        "{r} = memref.load %{g}m[%{g}c0] : memref<2x{T0}>",
+        signatures=[sig(["i32", "i32", "i32"], ["i32"]),
+                    sig(["f16", "f16", "i32"], ["f16"])],
+        note="into private memory at a computed index"),
+    Row("memref.alloca", template=PRIV2 + PICK +
+        "{r} = memref.load %{g}m[%{g}q] : memref<2x{T0}>",
+        signatures=[sig(["f64", "f64", "i32"], ["f64"]),
+                    sig(["i8", "i8", "i32"], ["i8"])],
+        vulkan=PRIVATE, note="a private array per invocation"),
+    Row("memref.alloc",
+        template="%{g}m = memref.alloc() : memref<2x{T0}>\n"
+                 "%{g}c0 = arith.constant 0 : index\n"
+                 "memref.store {a}, %{g}m[%{g}c0] : memref<2x{T0}>\n"
+                 "{r} = memref.load %{g}m[%{g}c0] : memref<2x{T0}>\n"
+                 "memref.dealloc %{g}m : memref<2x{T0}>",
+        signatures=[sig(["i32"], ["i32"])],
+        vulkan=refused("Vulkan kernels cannot allocate global memory; use "
+                       "memref.alloca (private), workgroup memory, or a "
+                       "buffer passed in",
+                       r"'memref\.alloc' cannot run on Kiln's SPIR-V targets"),
+        cuda=lowered("malloc / free from the device heap"),
+        note="global memory allocated by the kernel"),
+    Row("memref.dealloc",
+        template="%{g}m = memref.alloc() : memref<2x{T0}>\n"
+                 "%{g}c0 = arith.constant 0 : index\n"
+                 "memref.store {a}, %{g}m[%{g}c0] : memref<2x{T0}>\n"
+                 "{r} = memref.load %{g}m[%{g}c0] : memref<2x{T0}>\n"
+                 "memref.dealloc %{g}m : memref<2x{T0}>",
+        signatures=[sig(["i32"], ["i32"])],
+        vulkan=refused("only with memref.alloc, which Vulkan kernels lack",
+                       r"'memref\.alloc' cannot run on Kiln's SPIR-V targets"),
+        cuda=lowered("free")),
+    Row("memref.realloc",
+        template="%{g}m = memref.alloc() : memref<2x{T0}>\n"
+                 "%{g}c0 = arith.constant 0 : index\n"
+                 "%{g}c3 = arith.constant 3 : index\n"
+                 "memref.store {a}, %{g}m[%{g}c0] : memref<2x{T0}>\n"
+                 "%{g}n = memref.realloc %{g}m : memref<2x{T0}> to memref<4x{T0}>\n"
+                 "memref.store {a}, %{g}n[%{g}c3] : memref<4x{T0}>\n"
+                 "%{g}x = memref.load %{g}n[%{g}c0] : memref<4x{T0}>\n"
+                 "%{g}y = memref.load %{g}n[%{g}c3] : memref<4x{T0}>\n"
+                 "{r} = arith.addi %{g}x, %{g}y : {T0}\n"
+                 "memref.dealloc %{g}n : memref<4x{T0}>",
+        signatures=[sig(["i32"], ["i32"])],
+        vulkan=refused("Vulkan kernels cannot allocate global memory",
+                       r"'memref\.alloc' cannot run on Kiln's SPIR-V targets"),
+        cuda=lowered("malloc, copy and free")),
+    Row("memref.alloca_scope",
+        template="{r} = memref.alloca_scope -> ({T0}) {{\n" + PRIV2 +
+                 "%{g}x = memref.load %{g}m[%{g}c1] : memref<2x{T0}>\n"
+                 "memref.alloca_scope.return %{g}x : {T0}\n}}",
+        signatures=[sig(["i32", "i32"], ["i32"])],
+        note="and memref.alloca_scope.return"),
+    Row("memref.assume_alignment",
+        template="%{g}a = memref.assume_alignment {A0}, 4 : memref<{N}x{T0}>\n"
+                 "{r} = memref.load %{g}a[{i}] : memref<{N}x{T0}>",
+        signatures=[sig(["i32"], ["i32"])]),
+    atomic_row("memref.atomic_rmw (integer)",
+               ["addi", "ori", "xori", "maxs", "maxu", "mins", "muli"],
+               "i32", "0", uniform=False,
+               note="addi, ori, xori, maxs, maxu, mins, muli from 0"),
+    atomic_row("memref.atomic_rmw (integer, from -1)",
+               ["andi", "minu", "mins", "maxs"], "i32", "-1",
+               note="andi, minu, mins, maxs from -1"),
+    atomic_row("memref.atomic_rmw (i64)", ["addi", "maxs", "ori"], "i64", "0",
+               note="64-bit addi, maxs, ori (Int64Atomics)"),
+    atomic_row("memref.atomic_rmw (addf)", ["addf"], "f32", "0",
+               tol=Tolerance(rel=1e-5, abs_err=1e-30, signed_zero=False,
+                             note="sums in any order"),
+               inputs=lambda ops: [[from_float(Type("f32"), x) for x in
+                                    (0.5, -1.25, 3.0, 100.0, -7.5, 2.0)]],
+               vulkan=kiln("OpAtomicFAddEXT where the target env has "
+                           "AtomicFloat32AddEXT (the device's, lavapipe, "
+                           "spirv-cpu; not desktop)"),
+               note="32-bit float add"),
+    atomic_row("memref.atomic_rmw (float min/max)",
+               ["maximumf", "minimumf", "maxnumf", "minnumf"], "f32", "0",
+               inputs=lambda ops: [[from_float(Type("f32"), x) for x in
+                                    (0.5, -1.25, 3.0, 100.0, -7.5, 2.0)]],
+               vulkan=refused("SPIR-V's float atomics are add and exchange, "
+                              "and its compare-exchange takes integers only",
+                              r"memref\.atomic_rmw' maximumf on 'f32' cannot "
+                              r"run on Kiln's SPIR-V targets"),
+               cuda=lowered("a compare-and-swap loop"),
+               note="maximumf, minimumf, maxnumf, minnumf"),
+    Row("memref.atomic_rmw", name="memref.atomic_rmw (assign)",
+        template="%{g}o = memref.atomic_rmw assign {a}, {ACC}[{i}] : "
+                 "({T0}, memref<{N}x{T0}>) -> {T0}\n"
+                 "{r} = arith.addi {a}, {a} : {T0}",
+        signatures=[sig(["i32"], ["i32"])], acc=("i32", "N", "0"),
+        note="each invocation its own element"),
+    Row("memref.generic_atomic_rmw",
+        template="%{g}c0 = arith.constant 0 : index\n"
+                 "%{g}o = memref.generic_atomic_rmw {ACC}[%{g}c0] : memref<1xi32> {{\n"
+                 "^bb0(%{g}v: i32):\n"
+                 "  %{g}m = arith.maxsi %{g}v, {a} : i32\n"
+                 "  memref.atomic_yield %{g}m : i32\n"
+                 "}}\n"
+                 "{r} = arith.addi {a}, {a} : i32",
+        signatures=[sig(["i32"], ["i32"])], acc=("i32", 1, "0"),
+        note="a compare-and-swap loop (and memref.atomic_yield)"),
+    Row("memref.cast",
+        template="%{g}c = memref.cast {A0} : memref<{N}x{T0}> to memref<?x{T0}>\n"
+                 "{r} = memref.load %{g}c[{i}] : memref<?x{T0}>",
+        signatures=[sig(["i32"], ["i32"]), sig(["f32"], ["f32"])],
+        note="of an input to a dynamic shape"),
+    Row("memref.collapse_shape",
+        template="%{g}m = memref.alloca() : memref<2x2x{T0}>\n"
+                 "%{g}c0 = arith.constant 0 : index\n"
+                 "%{g}c1 = arith.constant 1 : index\n"
+                 "memref.store {a}, %{g}m[%{g}c0, %{g}c1] : memref<2x2x{T0}>\n"
+                 "memref.store {b}, %{g}m[%{g}c1, %{g}c0] : memref<2x2x{T0}>\n"
+                 "%{g}f = memref.collapse_shape %{g}m [[0, 1]] : memref<2x2x{T0}> into memref<4x{T0}>\n"
+                 "%{g}c2 = arith.constant 2 : index\n"
+                 "%{g}x = memref.load %{g}f[%{g}c1] : memref<4x{T0}>\n"
+                 "%{g}y = memref.load %{g}f[%{g}c2] : memref<4x{T0}>\n"
+                 "{r} = arith.subi %{g}x, %{g}y : {T0}",
+        signatures=[sig(["i32", "i32"], ["i32"])]),
+    Row("memref.expand_shape",
+        template="%{g}e = memref.expand_shape {A0} [[0, 1]] output_shape [{N}, 1] : "
+                 "memref<{N}x{T0}> into memref<{N}x1x{T0}>\n"
+                 "%{g}c0 = arith.constant 0 : index\n"
+                 "{r} = memref.load %{g}e[{i}, %{g}c0] : memref<{N}x1x{T0}>",
+        signatures=[sig(["i32"], ["i32"])], note="of an input"),
+    Row("memref.subview",
+        template="%{g}s = memref.subview {A0}[{i}] [1] [1] : memref<{N}x{T0}> to "
+                 "memref<1x{T0}, strided<[1], offset: ?>>\n"
+                 "%{g}c0 = arith.constant 0 : index\n"
+                 "{r} = memref.load %{g}s[%{g}c0] : memref<1x{T0}, strided<[1], offset: ?>>",
+        signatures=[sig(["i32"], ["i32"]), sig(["f32"], ["f32"])],
+        note="of an input, at a run-time offset"),
+    Row("memref.reinterpret_cast",
+        template="%{g}s = memref.reinterpret_cast {A0} to offset: [{i}], sizes: [1], "
+                 "strides: [1] : memref<{N}x{T0}> to memref<1x{T0}, strided<[1], offset: ?>>\n"
+                 "%{g}c0 = arith.constant 0 : index\n"
+                 "{r} = memref.load %{g}s[%{g}c0] : memref<1x{T0}, strided<[1], offset: ?>>",
+        signatures=[sig(["i32"], ["i32"])], note="of an input"),
+    Row("memref.reshape",
+        template="%{g}sh = memref.alloca() : memref<2xi32>\n"
+                 "%{g}c0 = arith.constant 0 : index\n"
+                 "%{g}c1 = arith.constant 1 : index\n"
+                 "%{g}one = arith.constant 1 : i32\n"
+                 "%{g}cn = arith.constant {N} : i32\n"
+                 "memref.store %{g}one, %{g}sh[%{g}c0] : memref<2xi32>\n"
+                 "memref.store %{g}cn, %{g}sh[%{g}c1] : memref<2xi32>\n"
+                 "%{g}r = memref.reshape {A0}(%{g}sh) : (memref<{N}x{T0}>, memref<2xi32>) -> memref<?x?x{T0}>\n"
+                 "{r} = memref.load %{g}r[%{g}c0, {i}] : memref<?x?x{T0}>",
+        signatures=[sig(["i32"], ["i32"])], note="of an input, shape from memory"),
+    Row("memref.transpose",
+        template="%{g}m = memref.alloca() : memref<2x2x{T0}>\n"
+                 "%{g}c0 = arith.constant 0 : index\n"
+                 "%{g}c1 = arith.constant 1 : index\n"
+                 "memref.store {a}, %{g}m[%{g}c0, %{g}c1] : memref<2x2x{T0}>\n"
+                 "memref.store {b}, %{g}m[%{g}c1, %{g}c0] : memref<2x2x{T0}>\n"
+                 "%{g}t = memref.transpose %{g}m (i, j) -> (j, i) : memref<2x2x{T0}> to "
+                 "memref<2x2x{T0}, affine_map<(d0, d1) -> (d0 + d1 * 2)>>\n"
+                 "{r} = memref.load %{g}t[%{g}c0, %{g}c1] : memref<2x2x{T0}, "
+                 "affine_map<(d0, d1) -> (d0 + d1 * 2)>>",
+        signatures=[sig(["i32", "i32"], ["i32"])]),
+    Row("memref.view",
+        vulkan=refused("SPIR-V's logical addressing cannot read bytes as "
+                       "another type", r"memref\.view"),
+        template="%{g}b = memref.alloca() : memref<16xi8>\n"
+                 "%{g}c0 = arith.constant 0 : index\n"
+                 "%{g}c1 = arith.constant 1 : index\n"
+                 "%{g}v = memref.view %{g}b[%{g}c0][] : memref<16xi8> to memref<4x{T0}>\n"
+                 "memref.store {a}, %{g}v[%{g}c1] : memref<4x{T0}>\n"
+                 "{r} = memref.load %{g}v[%{g}c1] : memref<4x{T0}>",
+        signatures=[sig(["f32"], ["f32"])],
+        note="bytes of private memory as floats"),
+    Row("memref.dim",
+        template="%{g}c = memref.cast {A0} : memref<{N}x{T0}> to memref<?x{T0}>\n"
+                 "%{g}c0 = arith.constant 0 : index\n"
+                 "%{g}d = memref.dim %{g}c, %{g}c0 : memref<?x{T0}>\n"
+                 "%{g}e = arith.index_cast %{g}d : index to {T0}\n"
+                 "{r} = arith.addi %{g}e, {a} : {T0}",
+        signatures=[sig(["i32"], ["i32"])]),
+    Row("memref.rank",
+        template="%{g}u = memref.cast {A0} : memref<{N}x{T0}> to memref<*x{T0}>\n"
+                 "%{g}k = memref.rank %{g}u : memref<*x{T0}>\n"
+                 "%{g}e = arith.index_cast %{g}k : index to {T0}\n"
+                 "{r} = arith.addi %{g}e, {a} : {T0}",
+        signatures=[sig(["i32"], ["i32"])]),
+    Row("memref.copy",
+        template=PRIV2 +
+                 "%{g}d = memref.alloca() : memref<2x{T0}>\n"
+                 "memref.copy %{g}m, %{g}d : memref<2x{T0}> to memref<2x{T0}>\n"
+                 "%{g}x = memref.load %{g}d[%{g}c0] : memref<2x{T0}>\n"
+                 "%{g}y = memref.load %{g}d[%{g}c1] : memref<2x{T0}>\n"
+                 "{r} = arith.xori %{g}x, %{g}y : {T0}",
+        signatures=[sig(["i32", "i32"], ["i32"])], note="private to private"),
+    Row("memref.extract_aligned_pointer_as_index",
+        template="%{g}p = memref.extract_aligned_pointer_as_index {A0} : memref<{N}x{T0}> -> index\n"
+                 "%{g}k = arith.constant 4 : index\n"
+                 "%{g}r = arith.remui %{g}p, %{g}k : index\n"
+                 "%{g}e = arith.index_cast %{g}r : index to {T0}\n"
+                 "{r} = arith.addi %{g}e, {a} : {T0}",
+        signatures=[sig(["i32"], ["i32"])],
+        vulkan=refused("Vulkan kernels have no addresses of their buffers "
+                       "(logical addressing)",
+                       r"'memref\.extract_aligned_pointer_as_index' cannot run "
+                       r"on Kiln's SPIR-V targets"),
+        note="the address modulo 4 (the same everywhere)"),
+    Row("memref.extract_strided_metadata",
+        template="%{g}s = memref.subview {A0}[{i}] [1] [1] : memref<{N}x{T0}> to "
+                 "memref<1x{T0}, strided<[1], offset: ?>>\n"
+                 "%{g}b, %{g}o, %{g}z, %{g}t = memref.extract_strided_metadata %{g}s : "
+                 "memref<1x{T0}, strided<[1], offset: ?>> -> memref<{T0}>, index, index, index\n"
+                 "%{g}x = arith.addi %{g}o, %{g}z : index\n"
+                 "%{g}y = arith.addi %{g}x, %{g}t : index\n"
+                 "%{g}e = arith.index_cast %{g}y : index to {T0}\n"
+                 "{r} = arith.addi %{g}e, {a} : {T0}",
+        signatures=[sig(["i32"], ["i32"])],
+        note="offset, size and stride of a view"),
+    Row("memref.get_global",
+        template="%{g}t = memref.get_global @{g}_table : memref<8x{T0}>\n"
+                 "%{g}u = math.absi {a} : {T0}\n"
+                 "%{g}k8 = arith.constant 8 : {T0}\n"
+                 "%{g}p = arith.remui %{g}u, %{g}k8 : {T0}\n"
+                 "%{g}q = arith.index_castui %{g}p : {T0} to index\n"
+                 "{r} = memref.load %{g}t[%{g}q] : memref<8x{T0}>",
+        globals=['memref.global "private" constant @{g}_table : memref<8xi32> = '
+                 'dense<[3, -1, 2147483647, 0, 7, -2147483648, 42, 5]>'],
+        signatures=[sig(["i32"], ["i32"])],
+        vulkan=kiln("a constant table in the kernel (a private array "
+                    "initialized from a constant)"),
+        note="and memref.global: a constant table read at a computed index"),
+    Row("memref.memory_space_cast",
+        template=PRIV2.replace("memref<2x{T0}>", "memref<2x{T0}, #gpu.address_space<private>>") +
+                 "%{g}g = memref.memory_space_cast %{g}m : memref<2x{T0}, "
+                 "#gpu.address_space<private>> to memref<2x{T0}>\n"
+                 "{r} = memref.load %{g}g[%{g}c1] : memref<2x{T0}>",
+        signatures=[sig(["i32", "i32"], ["i32"])],
+        vulkan=refused("SPIR-V's logical addressing has no generic pointers",
+                       r"'memref\.memory_space_cast' cannot run on Kiln's "
+                       r"SPIR-V targets"),
+        note="private to generic"),
+    Row("memref.prefetch",
+        template="memref.prefetch {A0}[{i}], read, locality<3>, data : memref<{N}x{T0}>\n"
+                 "{r} = memref.load {A0}[{i}] : memref<{N}x{T0}>",
+        signatures=[sig(["i32"], ["i32"])],
+        vulkan=kiln("dropped (SPIR-V has no prefetch)")),
+    Row("memref.distinct_objects",
+        template="%{g}m = memref.alloca() : memref<1x{T0}>\n"
+                 "%{g}a, %{g}b = memref.distinct_objects {A0}, %{g}m : "
+                 "memref<{N}x{T0}>, memref<1x{T0}>\n"
+                 "%{g}c0 = arith.constant 0 : index\n"
+                 "memref.store {a}, %{g}b[%{g}c0] : memref<1x{T0}>\n"
+                 "%{g}x = memref.load %{g}a[{i}] : memref<{N}x{T0}>\n"
+                 "%{g}y = memref.load %{g}b[%{g}c0] : memref<1x{T0}>\n"
+                 "{r} = arith.addi %{g}x, %{g}y : {T0}",
+        signatures=[sig(["i32"], ["i32"])],
+        vulkan=kiln("its operands (a promise of no aliasing)")),
+    Row("memref.dma_start",
+        template="%{g}d = memref.alloca() : memref<4x{T0}>\n"
+                 "%{g}t = memref.alloca() : memref<1xi32>\n"
+                 "%{g}c0 = arith.constant 0 : index\n"
+                 "%{g}c4 = arith.constant 4 : index\n"
+                 "memref.dma_start {A0}[%{g}c0], %{g}d[%{g}c0], %{g}c4, %{g}t[%{g}c0] : "
+                 "memref<{N}x{T0}>, memref<4x{T0}>, memref<1xi32>\n"
+                 "memref.dma_wait %{g}t[%{g}c0], %{g}c4 : memref<1xi32>\n"
+                 "{r} = memref.load %{g}d[%{g}c0] : memref<4x{T0}>",
+        signatures=[sig(["i32"], ["i32"])],
+        vulkan=refused("no DMA engine in kernels",
+                       r"'memref\.dma_start' cannot run on Kiln's SPIR-V"),
+        cuda=refused("no DMA engine in kernels", r"memref\.dma_start"),
+        note="and memref.dma_wait"),
+]
+
+
+# ---------------------------------------------------------------------------
+# scf and cf
+# ---------------------------------------------------------------------------
+
+SMALL_I32 = lambda ops: [[x % 2 ** 32 for x in (0, 1, 5, 17, -3, 100, 7)]
+                         for t in ops]
+
+SCF = [
+    Row("scf.for",
+        template="%{g}k = arith.constant 16 : i32\n"
+                 "%{g}u = math.absi {a} : i32\n"
+                 "%{g}n = arith.remui %{g}u, %{g}k : i32\n"
+                 "%{g}ub = arith.index_castui %{g}n : i32 to index\n"
+                 "%{g}c0 = arith.constant 0 : index\n"
+                 "%{g}c1 = arith.constant 1 : index\n"
+                 "{r} = scf.for %{g}j = %{g}c0 to %{g}ub step %{g}c1 iter_args(%{g}s = {b}) -> (i32) {{\n"
+                 "  %{g}x = arith.index_cast %{g}j : index to i32\n"
+                 "  %{g}y = arith.muli %{g}x, %{g}s : i32\n"
+                 "  %{g}z = arith.addi %{g}y, %{g}x : i32\n"
+                 "  scf.yield %{g}z : i32\n}}",
+        signatures=[sig(["i32", "i32"], ["i32"])],
+        note="a data-dependent trip count with a loop-carried value "
+             "(and scf.yield)"),
+    Row("scf.if",
+        template="%{g}c = arith.cmpi slt, {a}, {b} : i32\n"
+                 "{r} = scf.if %{g}c -> (i32) {{\n"
+                 "  %{g}x = arith.subi {b}, {a} : i32\n"
+                 "  scf.yield %{g}x : i32\n}} else {{\n"
+                 "  %{g}y = arith.muli {a}, {b} : i32\n"
+                 "  scf.yield %{g}y : i32\n}}",
+        signatures=[sig(["i32", "i32"], ["i32"])]),
+    Row("scf.while",
+        template="%{g}k = arith.constant 20 : i32\n"
+                 "%{g}u = math.absi {a} : i32\n"
+                 "%{g}m = arith.remui %{g}u, %{g}k : i32\n"
+                 "%{g}one = arith.constant 1 : i32\n"
+                 "%{g}x0 = arith.addi %{g}m, %{g}one : i32\n"
+                 "%{g}zero = arith.constant 0 : i32\n"
+                 "%{g}v, {r} = scf.while (%{g}x = %{g}x0, %{g}s = %{g}zero) : (i32, i32) -> (i32, i32) {{\n"
+                 "  %{g}more = arith.cmpi ne, %{g}x, %{g}one : i32\n"
+                 "  scf.condition(%{g}more) %{g}x, %{g}s : i32, i32\n"
+                 "}} do {{\n"
+                 "^bb0(%{g}y: i32, %{g}t: i32):\n"
+                 "  %{g}two = arith.constant 2 : i32\n"
+                 "  %{g}three = arith.constant 3 : i32\n"
+                 "  %{g}r = arith.remui %{g}y, %{g}two : i32\n"
+                 "  %{g}even = arith.cmpi eq, %{g}r, %{g}zero : i32\n"
+                 "  %{g}h = arith.divui %{g}y, %{g}two : i32\n"
+                 "  %{g}p = arith.muli %{g}y, %{g}three : i32\n"
+                 "  %{g}q = arith.addi %{g}p, %{g}one : i32\n"
+                 "  %{g}n = arith.select %{g}even, %{g}h, %{g}q : i32\n"
+                 "  %{g}t1 = arith.addi %{g}t, %{g}one : i32\n"
+                 "  scf.yield %{g}n, %{g}t1 : i32, i32\n}}",
+        signatures=[sig(["i32"], ["i32"])],
+        note="Collatz steps (and scf.condition)"),
+    Row("scf.parallel",
+        template="%{g}m = memref.alloca() : memref<4xi32>\n"
+                 "%{g}c0 = arith.constant 0 : index\n"
+                 "%{g}c1 = arith.constant 1 : index\n"
+                 "%{g}c4 = arith.constant 4 : index\n"
+                 "scf.parallel (%{g}j) = (%{g}c0) to (%{g}c4) step (%{g}c1) {{\n"
+                 "  %{g}x = arith.index_cast %{g}j : index to i32\n"
+                 "  %{g}y = arith.muli %{g}x, {a} : i32\n"
+                 "  memref.store %{g}y, %{g}m[%{g}j] : memref<4xi32>\n"
+                 "  scf.reduce\n}}\n"
+                 "%{g}z = arith.constant 0 : i32\n"
+                 "{r} = scf.parallel (%{g}j) = (%{g}c0) to (%{g}c4) step (%{g}c1) init (%{g}z) -> i32 {{\n"
+                 "  %{g}v = memref.load %{g}m[%{g}j] : memref<4xi32>\n"
+                 "  scf.reduce(%{g}v : i32) {{\n"
+                 "  ^bb0(%{g}l: i32, %{g}rr: i32):\n"
+                 "    %{g}s = arith.addi %{g}l, %{g}rr : i32\n"
+                 "    scf.reduce.return %{g}s : i32\n  }}\n}}",
+        signatures=[sig(["i32"], ["i32"])],
+        vulkan=expanded("a sequential loop in the invocation"),
+        cuda=expanded("a sequential loop in the invocation"),
+        note="in a kernel: one invocation's loop (and scf.reduce, "
+             "scf.reduce.return)"),
+    Row("scf.forall",
+        template="%{g}m = memref.alloca() : memref<4xi32>\n"
+                 "%{g}c0 = arith.constant 0 : index\n"
+                 "%{g}c1 = arith.constant 1 : index\n"
+                 "%{g}c3 = arith.constant 3 : index\n"
+                 "scf.forall (%{g}j) in (4) {{\n"
+                 "  %{g}x = arith.index_cast %{g}j : index to i32\n"
+                 "  %{g}y = arith.addi %{g}x, {a} : i32\n"
+                 "  memref.store %{g}y, %{g}m[%{g}j] : memref<4xi32>\n}}\n"
+                 "%{g}p = memref.load %{g}m[%{g}c1] : memref<4xi32>\n"
+                 "%{g}q = memref.load %{g}m[%{g}c3] : memref<4xi32>\n"
+                 "{r} = arith.muli %{g}p, %{g}q : i32",
+        signatures=[sig(["i32"], ["i32"])],
+        vulkan=expanded("scf-forall-to-for: a sequential loop"),
+        cuda=expanded("scf-forall-to-for: a sequential loop"),
+        note="in a kernel: one invocation's loop (and scf.forall.in_parallel)"),
+    Row("scf.execute_region",
+        template="{r} = scf.execute_region -> i32 {{\n"
+                 "  %{g}c = arith.cmpi sgt, {a}, {b} : i32\n"
+                 "  cf.cond_br %{g}c, ^bb1, ^bb2\n"
+                 "^bb1:\n"
+                 "  scf.yield {a} : i32\n"
+                 "^bb2:\n"
+                 "  %{g}x = arith.addi {a}, {b} : i32\n"
+                 "  scf.yield %{g}x : i32\n}}",
+        signatures=[sig(["i32", "i32"], ["i32"])],
+        note="with several blocks"),
+    Row("scf.index_switch",
+        template="%{g}k = arith.constant 5 : i32\n"
+                 "%{g}u = math.absi {a} : i32\n"
+                 "%{g}m = arith.remui %{g}u, %{g}k : i32\n"
+                 "%{g}s = arith.index_castui %{g}m : i32 to index\n"
+                 "{r} = scf.index_switch %{g}s -> i32\n"
+                 "case 0 {{\n  scf.yield {b} : i32\n}}\n"
+                 "case 2 {{\n  %{g}x = arith.muli {b}, {b} : i32\n  scf.yield %{g}x : i32\n}}\n"
+                 "case 3 {{\n  %{g}y = arith.subi {a}, {b} : i32\n  scf.yield %{g}y : i32\n}}\n"
+                 "default {{\n  scf.yield {a} : i32\n}}",
+        signatures=[sig(["i32", "i32"], ["i32"])]),
+]
+
+CF = [
+    Row("cf.br",
+        template="{r} = scf.execute_region -> i32 {{\n"
+                 "  %{g}x = arith.addi {a}, {b} : i32\n"
+                 "  cf.br ^bb1(%{g}x : i32)\n"
+                 "^bb1(%{g}y: i32):\n"
+                 "  %{g}z = arith.muli %{g}y, {a} : i32\n"
+                 "  scf.yield %{g}z : i32\n}}",
+        signatures=[sig(["i32", "i32"], ["i32"])],
+        vulkan=expanded("structured (cf-to-scf)")),
+    Row("cf.cond_br",
+        template="{r} = scf.execute_region -> i32 {{\n"
+                 "  %{g}c = arith.cmpi ult, {a}, {b} : i32\n"
+                 "  cf.cond_br %{g}c, ^bb1({a} : i32), ^bb2({b} : i32)\n"
+                 "^bb1(%{g}x: i32):\n"
+                 "  %{g}u = arith.subi {b}, %{g}x : i32\n"
+                 "  cf.br ^bb3(%{g}u : i32)\n"
+                 "^bb2(%{g}y: i32):\n"
+                 "  %{g}v = arith.xori %{g}y, {a} : i32\n"
+                 "  cf.br ^bb3(%{g}v : i32)\n"
+                 "^bb3(%{g}z: i32):\n"
+                 "  scf.yield %{g}z : i32\n}}",
+        signatures=[sig(["i32", "i32"], ["i32"])],
+        vulkan=expanded("structured (cf-to-scf)")),
+    Row("cf.switch",
+        template="{r} = scf.execute_region -> i32 {{\n"
+                 "  %{g}k = arith.constant 3 : i32\n"
+                 "  %{g}u = math.absi {a} : i32\n"
+                 "  %{g}m = arith.remui %{g}u, %{g}k : i32\n"
+                 "  cf.switch %{g}m : i32, [\n"
+                 "    default: ^bb3({b} : i32),\n"
+                 "    0: ^bb1,\n"
+                 "    1: ^bb2({a} : i32)\n  ]\n"
+                 "^bb1:\n"
+                 "  %{g}x = arith.addi {a}, {b} : i32\n"
+                 "  scf.yield %{g}x : i32\n"
+                 "^bb2(%{g}y: i32):\n"
+                 "  scf.yield %{g}y : i32\n"
+                 "^bb3(%{g}z: i32):\n"
+                 "  %{g}w = arith.muli %{g}z, %{g}z : i32\n"
+                 "  scf.yield %{g}w : i32\n}}",
+        signatures=[sig(["i32", "i32"], ["i32"])],
+        vulkan=expanded("structured (cf-to-scf)")),
+    Row("cf.assert",
+        template="%{g}l = memref.load {A0}[{i}] : memref<{N}xi32>\n"
+                 "%{g}t = arith.cmpi eq, {a}, %{g}l : i32\n"
+                 "cf.assert %{g}t, \"always holds\"\n"
+                 "{r} = arith.addi {a}, {a} : i32",
+        signatures=[sig(["i32"], ["i32"])],
+        vulkan=refused("a Vulkan kernel cannot stop the program",
+                       r"'cf\.assert' cannot run on Kiln's SPIR-V targets"),
+        cuda=lowered("__assertfail"),
+        note="an assertion that holds"),
+]
+
+
+# ---------------------------------------------------------------------------
+# affine (lowered with lower-affine before either conversion)
+# ---------------------------------------------------------------------------
+
+AFFINE_OK = expanded("lower-affine")
+
+AFFINE = [
+    Row("affine.apply",
+        template="%{g}x = arith.index_cast {a} : i32 to index\n"
+                 "%{g}y = affine.apply affine_map<(d0)[s0] -> (d0 * 3 + s0 floordiv 2 - (d0 mod 5))>(%{g}x)[{i}]\n"
+                 "{r} = arith.index_cast %{g}y : index to i32",
+        signatures=[sig(["i32"], ["i32"])], inputs=SMALL_I32,
+        vulkan=AFFINE_OK, cuda=AFFINE_OK),
+    Row("affine.min",
+        template="%{g}x = arith.index_cast {a} : i32 to index\n"
+                 "%{g}y = affine.min affine_map<(d0)[s0] -> (d0 * 2, s0 + 3, 40)>(%{g}x)[{i}]\n"
+                 "{r} = arith.index_cast %{g}y : index to i32",
+        signatures=[sig(["i32"], ["i32"])], inputs=SMALL_I32,
+        vulkan=AFFINE_OK, cuda=AFFINE_OK),
+    Row("affine.max",
+        template="%{g}x = arith.index_cast {a} : i32 to index\n"
+                 "%{g}y = affine.max affine_map<(d0)[s0] -> (d0 * 2, s0 - 3, 4)>(%{g}x)[{i}]\n"
+                 "{r} = arith.index_cast %{g}y : index to i32",
+        signatures=[sig(["i32"], ["i32"])], inputs=SMALL_I32,
+        vulkan=AFFINE_OK, cuda=AFFINE_OK),
+    Row("affine.delinearize_index",
+        template="%{g}u = math.absi {a} : i32\n"
+                 "%{g}x = arith.index_cast %{g}u : i32 to index\n"
+                 "%{g}p:3 = affine.delinearize_index %{g}x into (4, 5, 6) : index, index, index\n"
+                 "%{g}s = arith.muli %{g}p#0, %{g}p#1 : index\n"
+                 "%{g}t = arith.addi %{g}s, %{g}p#2 : index\n"
+                 "{r} = arith.index_cast %{g}t : index to i32",
+        signatures=[sig(["i32"], ["i32"])], inputs=SMALL_I32,
+        valid=lambda v, t: abs(v[0]) < 120,
+        vulkan=AFFINE_OK, cuda=AFFINE_OK),
+    Row("affine.linearize_index",
+        template="%{g}x = arith.index_cast {a} : i32 to index\n"
+                 "%{g}y = arith.index_cast {b} : i32 to index\n"
+                 "%{g}l = affine.linearize_index [%{g}x, %{g}y] by (7, 9) : index\n"
+                 "{r} = arith.index_cast %{g}l : index to i32",
+        signatures=[sig(["i32", "i32"], ["i32"])], inputs=SMALL_I32,
+        vulkan=AFFINE_OK, cuda=AFFINE_OK),
+    Row("affine.for",
+        template="%{g}z = arith.constant 0 : i32\n"
+                 "{r} = affine.for %{g}j = 0 to 6 step 2 iter_args(%{g}s = %{g}z) -> (i32) {{\n"
+                 "  %{g}x = arith.index_cast %{g}j : index to i32\n"
+                 "  %{g}y = arith.muli %{g}x, {a} : i32\n"
+                 "  %{g}w = arith.addi %{g}s, %{g}y : i32\n"
+                 "  affine.yield %{g}w : i32\n}}",
+        signatures=[sig(["i32"], ["i32"])],
+        vulkan=AFFINE_OK, cuda=AFFINE_OK, note="and affine.yield"),
+    Row("affine.if",
+        template="%{g}z = arith.constant 0 : i32\n"
+                 "{r} = affine.for %{g}j = 0 to 8 iter_args(%{g}s = %{g}z) -> (i32) {{\n"
+                 "  %{g}v = affine.if affine_set<(d0) : (d0 - 3 >= 0, 5 - d0 >= 0)>(%{g}j) -> i32 {{\n"
+                 "    affine.yield {a} : i32\n  }} else {{\n"
+                 "    affine.yield {b} : i32\n  }}\n"
+                 "  %{g}w = arith.addi %{g}s, %{g}v : i32\n"
+                 "  affine.yield %{g}w : i32\n}}",
+        signatures=[sig(["i32", "i32"], ["i32"])], inputs=SMALL_I32,
+        vulkan=AFFINE_OK, cuda=AFFINE_OK,
+        note="on the induction variable of an affine.for"),
+    Row("affine.load",
+        template="%{g}z = arith.constant 0 : {T0}\n"
+                 "%{g}s = affine.for %{g}j = 0 to 4 iter_args(%{g}t = %{g}z) -> ({T0}) {{\n"
+                 "  %{g}v = affine.load {A0}[%{g}j * 3 + 1] : memref<{N}x{T0}>\n"
+                 "  %{g}w = arith.addi %{g}t, %{g}v : {T0}\n"
+                 "  affine.yield %{g}w : {T0}\n}}\n"
+                 "{r} = arith.addi %{g}s, {a} : {T0}",
+        signatures=[sig(["i32"], ["i32"])],
+        vulkan=AFFINE_OK, cuda=AFFINE_OK),
+    Row("affine.store",
+        template="%{g}m = memref.alloca() : memref<3x{T0}>\n"
+                 "affine.store {a}, %{g}m[2] : memref<3x{T0}>\n"
+                 "{r} = affine.load %{g}m[2] : memref<3x{T0}>",
+        signatures=[sig(["i32"], ["i32"])],
+        vulkan=AFFINE_OK, cuda=AFFINE_OK),
+    Row("affine.vector_load",
+        template="%{g}v = affine.vector_load {A0}[2] : memref<{N}xi32>, vector<4xi32>\n"
+                 "%{g}b = vector.broadcast {a} : i32 to vector<4xi32>\n"
+                 "{r} = arith.addi %{g}v, %{g}b : vector<4xi32>",
+        signatures=[sig(["i32"], [V4I])],
+        vulkan=AFFINE_OK, cuda=AFFINE_OK),
+    Row("affine.vector_store",
+        template="%{g}m = memref.alloca() : memref<8xi32>\n"
+                 "%{g}z = arith.constant dense<1> : vector<4xi32>\n"
+                 "affine.vector_store %{g}z, %{g}m[0] : memref<8xi32>, vector<4xi32>\n"
+                 "affine.vector_store {a}, %{g}m[1] : memref<8xi32>, vector<4xi32>\n"
+                 "{r} = affine.vector_load %{g}m[0] : memref<8xi32>, vector<4xi32>",
+        signatures=[sig([V4I], [V4I])],
+        vulkan=AFFINE_OK, cuda=AFFINE_OK),
+    Row("affine.parallel",
+        template="%{g}m = memref.alloca() : memref<4xi32>\n"
+                 "affine.parallel (%{g}j) = (0) to (4) {{\n"
+                 "  %{g}x = arith.index_cast %{g}j : index to i32\n"
+                 "  %{g}y = arith.addi %{g}x, {a} : i32\n"
+                 "  affine.store %{g}y, %{g}m[%{g}j] : memref<4xi32>\n}}\n"
+                 "%{g}p = affine.load %{g}m[1] : memref<4xi32>\n"
+                 "%{g}q = affine.load %{g}m[3] : memref<4xi32>\n"
+                 "{r} = arith.muli %{g}p, %{g}q : i32",
+        signatures=[sig(["i32"], ["i32"])],
+        vulkan=expanded("lower-affine: a sequential loop"),
+        cuda=expanded("lower-affine: a sequential loop")),
+    Row("affine.prefetch",
+        template="%{g}z = arith.constant 0 : {T0}\n"
+                 "%{g}s = affine.for %{g}j = 0 to 2 iter_args(%{g}t = %{g}z) -> ({T0}) {{\n"
+                 "  affine.prefetch {A0}[%{g}j + 1], read, locality<3>, data : memref<{N}x{T0}>\n"
+                 "  %{g}v = affine.load {A0}[%{g}j + 1] : memref<{N}x{T0}>\n"
+                 "  %{g}w = arith.addi %{g}t, %{g}v : {T0}\n"
+                 "  affine.yield %{g}w : {T0}\n}}\n"
+                 "{r} = arith.addi %{g}s, {a} : {T0}",
+        signatures=[sig(["i32"], ["i32"])],
+        vulkan=expanded("lower-affine, then dropped (SPIR-V has no prefetch)"),
+        cuda=AFFINE_OK),
+]
+
+
+# ---------------------------------------------------------------------------
+# gpu: what each invocation sees, and what invocations share. The host
+# emulates each op from the case index {i} (64 invocations a workgroup,
+# {SG} a subgroup: the target's subgroup size).
+# ---------------------------------------------------------------------------
+
+def id_row(op, device, host, **kw):
+    """An op giving an index: device `device` (an MLIR op giving %{g}t),
+    host `host` (the same from {i}); the result plus the input."""
+    tail = ("%{g}c = arith.index_cast %{g}t : index to i32\n"
+            "{r} = arith.addi %{g}c, {a} : i32")
+    return Row(op, template=device + "\n" + tail,
+               host_template=host + "\n" + tail,
+               signatures=[sig(["i32"], ["i32"])],
+               inputs=lambda ops: [list(range(200))], **kw)
+
+
+K64 = "%{g}k = arith.constant 64 : index\n"
+SGK = "%{g}sg = arith.constant {SG} : index\n"
+
+
+def subgroup_sum(kind_op):
+    """Host: the `kind_op` (an arith op) of the inputs of this case's
+    subgroup."""
+    return (SGK +
+            "%{g}l = arith.remui {i}, %{g}sg : index\n"
+            "%{g}b = arith.subi {i}, %{g}l : index\n"
+            "%{g}e = arith.addi %{g}b, %{g}sg : index\n"
+            "%{g}c1 = arith.constant 1 : index\n"
+            "%{g}x0 = memref.load {A0}[%{g}b] : memref<{N}xi32>\n"
+            "%{g}b1 = arith.addi %{g}b, %{g}c1 : index\n"
+            "{r} = scf.for %{g}j = %{g}b1 to %{g}e step %{g}c1 iter_args(%{g}s = %{g}x0) -> (i32) {{\n"
+            "  %{g}x = memref.load {A0}[%{g}j] : memref<{N}xi32>\n"
+            "  %{g}y = " + kind_op + " %{g}s, %{g}x : i32\n"
+            "  scf.yield %{g}y : i32\n}}")
+
+
+GPU_INPUTS = lambda ops: [[x % 2 ** 32 for x in
+                           (3, -7, 100, 0, 2 ** 31 - 1, -2 ** 31, 42, 5, 9, -1,
+                            17, 64, -33)]]
+NO_CLUSTERS = refused("Vulkan has no thread-block clusters",
+                      r"'gpu\.cluster_[a-z_]+' cannot run on Kiln's SPIR-V "
+                      r"targets")
+
+GPU = [
+    id_row("gpu.thread_id", "%{g}t = gpu.thread_id x",
+           K64 + "%{g}t = arith.remui {i}, %{g}k : index"),
+    id_row("gpu.block_id", "%{g}t = gpu.block_id x",
+           K64 + "%{g}t = arith.divui {i}, %{g}k : index"),
+    id_row("gpu.block_dim", "%{g}t = gpu.block_dim x",
+           "%{g}t = arith.constant 64 : index"),
+    id_row("gpu.grid_dim", "%{g}t = gpu.grid_dim x",
+           "%{g}t = arith.addi %nb, %c0 : index"),
+    id_row("gpu.global_id", "%{g}t = gpu.global_id x",
+           "%{g}t = arith.addi {i}, %c0 : index"),
+    id_row("gpu.lane_id", "%{g}t = gpu.lane_id",
+           SGK + "%{g}t = arith.remui {i}, %{g}sg : index",
+           note="1-D workgroups: the lane is the thread index modulo the "
+                "subgroup size"),
+    id_row("gpu.subgroup_id", "%{g}t = gpu.subgroup_id : index",
+           K64 + SGK + "%{g}l = arith.remui {i}, %{g}k : index\n"
+           "%{g}t = arith.divui %{g}l, %{g}sg : index",
+           cuda=kiln("the linear thread index / 32")),
+    id_row("gpu.num_subgroups", "%{g}t = gpu.num_subgroups : index",
+           K64 + SGK + "%{g}t = arith.ceildivui %{g}k, %{g}sg : index",
+           cuda=kiln("the block's threads / 32, rounded up")),
+    id_row("gpu.subgroup_size", "%{g}t = gpu.subgroup_size : index",
+           "%{g}t = arith.constant {SG} : index",
+           cuda=kiln("32")),
+    id_row("gpu.cluster_id", "%{g}t = gpu.cluster_id x",
+           K64 + "%{g}t = arith.divui {i}, %{g}k : index",
+           vulkan=NO_CLUSTERS,
+           note="a launch without clusters: one block a cluster"),
+    id_row("gpu.cluster_dim", "%{g}t = gpu.cluster_dim x",
+           "%{g}t = arith.addi %nb, %c0 : index", vulkan=NO_CLUSTERS,
+           note="a launch without clusters: one block a cluster"),
+    id_row("gpu.cluster_block_id", "%{g}t = gpu.cluster_block_id x",
+           "%{g}t = arith.constant 0 : index", vulkan=NO_CLUSTERS,
+           note="a launch without clusters: one block a cluster"),
+    id_row("gpu.cluster_dim_blocks", "%{g}t = gpu.cluster_dim_blocks x",
+           "%{g}t = arith.constant 1 : index", vulkan=NO_CLUSTERS,
+           note="a launch without clusters: one block a cluster"),
+    Row("gpu.barrier",
+        template="%{g}w = memref.alloc() : memref<64xi32, #gpu.address_space<workgroup>>\n"
+                 "%{g}t = gpu.thread_id x\n"
+                 "memref.store {a}, %{g}w[%{g}t] : memref<64xi32, #gpu.address_space<workgroup>>\n"
+                 "gpu.barrier\n"
+                 "%{g}k = arith.constant 63 : index\n"
+                 "%{g}u = arith.subi %{g}k, %{g}t : index\n"
+                 "{r} = memref.load %{g}w[%{g}u] : memref<64xi32, #gpu.address_space<workgroup>>",
+        host_template=K64 +
+                 "%{g}t = arith.remui {i}, %{g}k : index\n"
+                 "%{g}b = arith.subi {i}, %{g}t : index\n"
+                 "%{g}m = arith.constant 63 : index\n"
+                 "%{g}e = arith.addi %{g}b, %{g}m : index\n"
+                 "%{g}j = arith.subi %{g}e, %{g}t : index\n"
+                 "{r} = memref.load {A0}[%{g}j] : memref<{N}xi32>",
+        signatures=[sig(["i32"], ["i32"])], uniform=True,
+        note="through workgroup memory: each invocation reads the value "
+             "another stored"),
+    Row("gpu.shuffle",
+        template="%{g}w = arith.constant {SG} : i32\n"
+                 "%{g}one = arith.constant 1 : i32\n"
+                 "{r0}, %{g}v = gpu.shuffle xor {a}, %{g}one, %{g}w : i32\n"
+                 "%{g}d, %{g}dv = gpu.shuffle down {a}, %{g}one, %{g}w : i32\n"
+                 "%{g}m = arith.constant -1 : i32\n"
+                 "{r1} = arith.select %{g}dv, %{g}d, %{g}m : i32",
+        host_template=SGK +
+                 "%{g}c1 = arith.constant 1 : index\n"
+                 "%{g}x = arith.xori {i}, %{g}c1 : index\n"
+                 "{r0} = memref.load {A0}[%{g}x] : memref<{N}xi32>\n"
+                 "%{g}l = arith.remui {i}, %{g}sg : index\n"
+                 "%{g}n = arith.addi %{g}l, %{g}c1 : index\n"
+                 "%{g}in = arith.cmpi ult, %{g}n, %{g}sg : index\n"
+                 "%{g}j = arith.addi {i}, %{g}c1 : index\n"
+                 "%{g}last = arith.constant {LAST} : index\n"
+                 "%{g}c4 = arith.constant 3 : index\n"
+                 "%{g}top = arith.addi %{g}last, %{g}c4 : index\n"
+                 "%{g}jj = arith.minui %{g}j, %{g}top : index\n"
+                 "%{g}y = memref.load {A0}[%{g}jj] : memref<{N}xi32>\n"
+                 "%{g}m = arith.constant -1 : i32\n"
+                 "{r1} = arith.select %{g}in, %{g}y, %{g}m : i32",
+        signatures=[sig(["i32"], ["i32", "i32"])], uniform=True,
+        inputs=GPU_INPUTS,
+        vulkan=kiln("GroupNonUniformShuffle from the computed lane (MLIR's "
+                    "semantics: no wrap-around, lanes at or above the width "
+                    "not valid)"),
+        cuda=kiln("shfl.sync over the active lanes (MLIR's semantics)"),
+        note="xor and down over a whole subgroup; every mode and width: "
+             "test/Integration/Vulkan/shuffle_modes.mlir"),
+    Row("gpu.rotate",
+        template="{r}, %{g}v = gpu.rotate {a}, 3, 8 : i32",
+        host_template="%{g}c8 = arith.constant 8 : index\n"
+                 "%{g}c3 = arith.constant 3 : index\n"
+                 "%{g}l = arith.remui {i}, %{g}c8 : index\n"
+                 "%{g}b = arith.subi {i}, %{g}l : index\n"
+                 "%{g}s = arith.addi %{g}l, %{g}c3 : index\n"
+                 "%{g}m = arith.remui %{g}s, %{g}c8 : index\n"
+                 "%{g}j = arith.addi %{g}b, %{g}m : index\n"
+                 "{r} = memref.load {A0}[%{g}j] : memref<{N}xi32>",
+        signatures=[sig(["i32"], ["i32"])], uniform=True, inputs=GPU_INPUTS,
+        vulkan=kiln("GroupNonUniformShuffle from the rotated lane"),
+        cuda=kiln("shfl.sync idx from the rotated lane"),
+        note="by 3 in groups of 8 lanes"),
+    Row("gpu.subgroup_broadcast",
+        template="%{g}l = arith.constant 2 : i32\n"
+                 "{r0} = gpu.subgroup_broadcast {a}, specific_lane %{g}l : i32\n"
+                 "{r1} = gpu.subgroup_broadcast {a}, first_active_lane : i32",
+        host_template=SGK +
+                 "%{g}l = arith.remui {i}, %{g}sg : index\n"
+                 "%{g}b = arith.subi {i}, %{g}l : index\n"
+                 "%{g}c2 = arith.constant 2 : index\n"
+                 "%{g}j = arith.addi %{g}b, %{g}c2 : index\n"
+                 "{r0} = memref.load {A0}[%{g}j] : memref<{N}xi32>\n"
+                 "{r1} = memref.load {A0}[%{g}b] : memref<{N}xi32>",
+        signatures=[sig(["i32"], ["i32", "i32"])], uniform=True,
+        inputs=GPU_INPUTS,
+        vulkan=kiln("GroupNonUniformBroadcast / BroadcastFirst"),
+        cuda=kiln("shfl.sync idx from the lane / the lowest active lane"),
+        note="from lane 2 and from the first active lane"),
+    Row("gpu.subgroup_reduce",
+        template="{r} = gpu.subgroup_reduce add {a} : (i32) -> i32",
+        host_template=subgroup_sum("arith.addi"),
+        signatures=[sig(["i32"], ["i32"])], uniform=True, inputs=GPU_INPUTS,
+        vulkan=kiln("GroupNonUniform*Reduce"),
+        cuda=kiln("a butterfly of warp shuffles"),
+        note="every operation and uniform: "
+             "test/Integration/Vulkan/subgroup_reduce_ops.mlir"),
+    Row("gpu.subgroup_reduce", name="gpu.subgroup_reduce (clustered)",
+        template="{r} = gpu.subgroup_reduce maxsi {a} cluster(size = 4) : (i32) -> i32",
+        host_template="%{g}c4 = arith.constant 4 : index\n"
+                 "%{g}l = arith.remui {i}, %{g}c4 : index\n"
+                 "%{g}b = arith.subi {i}, %{g}l : index\n"
+                 "%{g}c1 = arith.constant 1 : index\n"
+                 "%{g}c2 = arith.constant 2 : index\n"
+                 "%{g}c3 = arith.constant 3 : index\n"
+                 "%{g}j1 = arith.addi %{g}b, %{g}c1 : index\n"
+                 "%{g}j2 = arith.addi %{g}b, %{g}c2 : index\n"
+                 "%{g}j3 = arith.addi %{g}b, %{g}c3 : index\n"
+                 "%{g}x0 = memref.load {A0}[%{g}b] : memref<{N}xi32>\n"
+                 "%{g}x1 = memref.load {A0}[%{g}j1] : memref<{N}xi32>\n"
+                 "%{g}x2 = memref.load {A0}[%{g}j2] : memref<{N}xi32>\n"
+                 "%{g}x3 = memref.load {A0}[%{g}j3] : memref<{N}xi32>\n"
+                 "%{g}m1 = arith.maxsi %{g}x0, %{g}x1 : i32\n"
+                 "%{g}m2 = arith.maxsi %{g}x2, %{g}x3 : i32\n"
+                 "{r} = arith.maxsi %{g}m1, %{g}m2 : i32",
+        signatures=[sig(["i32"], ["i32"])], uniform=True, inputs=GPU_INPUTS,
+        vulkan=kiln("GroupNonUniform*Reduce ClusteredReduce where the target "
+                    "env has GroupNonUniformClustered, else a butterfly of "
+                    "shuffles within the cluster"),
+        cuda=kiln("a butterfly of warp shuffles within the cluster"),
+        note="clusters of 4 lanes"),
+    Row("gpu.all_reduce",
+        template="{r} = gpu.all_reduce add {a} {{}} : (i32) -> (i32)",
+        host_template=K64 +
+                 "%{g}l = arith.remui {i}, %{g}k : index\n"
+                 "%{g}b = arith.subi {i}, %{g}l : index\n"
+                 "%{g}e = arith.addi %{g}b, %{g}k : index\n"
+                 "%{g}c1 = arith.constant 1 : index\n"
+                 "%{g}z = arith.constant 0 : i32\n"
+                 "{r} = scf.for %{g}j = %{g}b to %{g}e step %{g}c1 iter_args(%{g}s = %{g}z) -> (i32) {{\n"
+                 "  %{g}x = memref.load {A0}[%{g}j] : memref<{N}xi32>\n"
+                 "  %{g}y = arith.addi %{g}s, %{g}x : i32\n"
+                 "  scf.yield %{g}y : i32\n}}",
+        signatures=[sig(["i32"], ["i32"])], uniform=True, inputs=GPU_INPUTS,
+        vulkan=kiln("a tree in workgroup memory (kiln-lower-all-reduce)"),
+        cuda=kiln("a tree in workgroup memory (kiln-lower-all-reduce)"),
+        note="and gpu.yield; every operation and size: "
+             "test/Integration/Vulkan/all_reduce_ops.mlir"),
+    Row("gpu.dynamic_shared_memory",
+        template="%{g}m = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>\n"
+                 "%{g}c0 = arith.constant 0 : index\n"
+                 "%{g}w = memref.view %{g}m[%{g}c0][] : memref<?xi8, #gpu.address_space<workgroup>> "
+                 "to memref<64xi32, #gpu.address_space<workgroup>>\n"
+                 "%{g}t = gpu.thread_id x\n"
+                 "memref.store {a}, %{g}w[%{g}t] : memref<64xi32, #gpu.address_space<workgroup>>\n"
+                 "gpu.barrier\n"
+                 "%{g}k = arith.constant 63 : index\n"
+                 "%{g}u = arith.subi %{g}k, %{g}t : index\n"
+                 "{r} = memref.load %{g}w[%{g}u] : memref<64xi32, #gpu.address_space<workgroup>>",
+        host_template=K64 +
+                 "%{g}t = arith.remui {i}, %{g}k : index\n"
+                 "%{g}b = arith.subi {i}, %{g}t : index\n"
+                 "%{g}m = arith.constant 63 : index\n"
+                 "%{g}e = arith.addi %{g}b, %{g}m : index\n"
+                 "%{g}j = arith.subi %{g}e, %{g}t : index\n"
+                 "{r} = memref.load {A0}[%{g}j] : memref<{N}xi32>",
+        signatures=[sig(["i32"], ["i32"])], uniform=True, shared_bytes=256,
+        vulkan=kiln("a Workgroup array sized by a specialization constant "
+                    "the runtime sets at launch"),
+        note="256 bytes given at launch, seen as 64 i32"),
+    Row("gpu.func", name="gpu.func, gpu.return, gpu.terminator",
+        template="{r} = arith.addi {a}, {a} : i32",
+        signatures=[sig(["i32"], ["i32"])],
+        note="every program: gpu.launch is outlined into a gpu.func"),
+]
+
+ROWS = (ARITH + MATH + INDEX + COMPLEX + VECTOR + MEMREF + SCF + CF + AFFINE +
+        GPU)

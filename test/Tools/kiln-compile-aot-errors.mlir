@@ -24,7 +24,7 @@
 // HEADER: kiln-compile: error: --emit-header needs --emit=llvm, obj or exe
 // EPR: kiln-compile: error: --entry-point-result applies to --emit=exe only
 // CTYPE: aot-vector-signature.mlir:4:1: error: cannot declare 'dot' in a C header: type 'vector<4xf32>' has no C spelling
-// LOWER: aot-does-not-lower.mlir:9:12: error: 'memref.alloc' has no SPIR-V lowering
+// LOWER: aot-does-not-lower.mlir:9:12: error: 'memref.alloc' cannot run on Kiln's SPIR-V targets (Vulkan, spirv-cpu): a Vulkan kernel cannot allocate global memory
 // Only the empty folder made above is there.
 // NOTHING: {{^}}empty{{$}}
 // NOTHING-NOT: {{.}}

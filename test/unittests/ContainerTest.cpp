@@ -187,9 +187,122 @@ TEST(Container, OtherVersionsAreRefused) {
   ModuleInfo back;
   std::string error;
   EXPECT_FALSE(parse(bytes.data(), bytes.size(), back, error));
-  EXPECT_NE(error.find("version 1 is not the supported version 2"),
+  EXPECT_NE(error.find("version 1 is not a supported version (2 or 3)"),
             std::string::npos)
       << error;
+}
+
+/// Version 3's workgroup memory fields round trip, and bad ones are
+/// refused with the kernel named.
+TEST(Container, WorkgroupMemory) {
+  ModuleInfo m = makeModule();
+  m.kernels[0].staticWorkgroupBytes = 1024;
+  m.kernels[0].dynamicWorkgroupElementBytes = 4;
+  std::vector<uint8_t> bytes = write(m);
+  ModuleInfo back;
+  std::string error;
+  ASSERT_TRUE(parse(bytes.data(), bytes.size(), back, error)) << error;
+  EXPECT_EQ(back.kernels[0].staticWorkgroupBytes, 1024u);
+  EXPECT_EQ(back.kernels[0].dynamicWorkgroupElementBytes, 4u);
+  EXPECT_EQ(back.kernels[1].dynamicWorkgroupElementBytes, 0u);
+
+  m.kernels[0].dynamicWorkgroupElementBytes = 3;
+  bytes = write(m);
+  EXPECT_FALSE(parse(bytes.data(), bytes.size(), back, error));
+  EXPECT_NE(error.find("kernel 'scale' has dynamic workgroup elements of 3 "
+                       "bytes"),
+            std::string::npos)
+      << error;
+  m.kernels[0].dynamicWorkgroupElementBytes = 4;
+  m.kernels[0].staticWorkgroupBytes = 0x80000000u;
+  bytes = write(m);
+  EXPECT_FALSE(parse(bytes.data(), bytes.size(), back, error));
+  EXPECT_NE(error.find("bytes of workgroup memory"), std::string::npos)
+      << error;
+}
+
+/// A kernel's address variant: "scale" with its memrefs bound by address.
+ModuleInfo withAddressVariant() {
+  ModuleInfo m = makeModule();
+  KernelInfo v = m.kernels[0];
+  v.name = "scale__kiln_by_address";
+  v.pushConstantSize = 40;
+  v.args[0].kind = ArgKind::StridedAddress; // address, offset, sizes, strides
+  v.args[0].binding = 0;
+  v.args[0].pushConstantOffset = 0;
+  v.args[1].pushConstantOffset = 28;
+  v.args[2].kind = ArgKind::Address;
+  v.args[2].set = 0;
+  v.args[2].binding = 0;
+  v.args[2].pushConstantOffset = 32;
+  m.kernels.push_back(v);
+  m.kernels[0].addressVariant = 3;
+  return m;
+}
+
+TEST(Container, AddressVariant) {
+  ModuleInfo m = withAddressVariant();
+  std::vector<uint8_t> bytes = write(m);
+  ModuleInfo back;
+  std::string error;
+  ASSERT_TRUE(parse(bytes.data(), bytes.size(), back, error)) << error;
+  EXPECT_EQ(back.kernels[0].addressVariant, 3u);
+  EXPECT_EQ(back.kernels[2].addressVariant, 0u);
+}
+
+/// A variant that could not stand in for its kernel, or one past the
+/// kernels, is refused: the runtime would launch it with the kernel's
+/// arguments.
+TEST(Container, BadAddressVariant) {
+  auto refused = [](ModuleInfo m, const char *expected) {
+    std::vector<uint8_t> bytes = write(m);
+    ModuleInfo back;
+    std::string error;
+    EXPECT_FALSE(parse(bytes.data(), bytes.size(), back, error));
+    EXPECT_NE(error.find(expected), std::string::npos) << error;
+  };
+  ModuleInfo m = withAddressVariant();
+  m.kernels[0].addressVariant = 4;
+  refused(m, "kernel 'scale' has address variant 4 of 3 kernels");
+  m = withAddressVariant();
+  m.kernels[0].addressVariant = 1;
+  refused(m, "kernel 'scale' has address variant 'scale', which is itself");
+  m = withAddressVariant();
+  m.kernels[0].addressVariant = 2;
+  refused(m, "has address variant 'noop', which has another workgroup size");
+  m = withAddressVariant();
+  m.kernels[2].workgroupSize[0] = 64;
+  m.kernels[2].args[1].scalarType = ScalarType::I32;
+  refused(m, "which takes argument 1 otherwise");
+  m = withAddressVariant();
+  m.kernels[2].addressVariant = 1;
+  refused(m, "has address variant 'scale__kiln_by_address', which is itself "
+             "or has an address variant");
+}
+
+/// A version 2 container (no workgroup memory fields) still reads, as
+/// kernels without dynamic workgroup memory.
+TEST(Container, Version2Reads) {
+  ModuleInfo m = makeModule();
+  std::vector<uint8_t> v3 = write(m);
+  // Drop each kernel's three trailing words: "scale" ends after its 3
+  // arguments, "noop" after its argument count.
+  std::vector<uint8_t> v2(v3.begin(), v3.end());
+  size_t header = 5 * 4;
+  size_t scale = 4 + 8 + 12 + 4 + 4 + 3 * 8 * 4;
+  size_t noop = 4 + 4 + 12 + 4 + 4;
+  v2.erase(v2.begin() + header + scale + 12 + noop,
+           v2.begin() + header + scale + 12 + noop + 12);
+  v2.erase(v2.begin() + header + scale, v2.begin() + header + scale + 12);
+  uint32_t version = 2;
+  std::memcpy(v2.data() + 4, &version, 4);
+  ModuleInfo back;
+  std::string error;
+  ASSERT_TRUE(parse(v2.data(), v2.size(), back, error)) << error;
+  ASSERT_EQ(back.kernels.size(), 2u);
+  EXPECT_EQ(back.kernels[0].args.size(), 3u);
+  EXPECT_EQ(back.kernels[0].dynamicWorkgroupElementBytes, 0u);
+  EXPECT_EQ(back.spirv, m.spirv);
 }
 
 TEST(Container, NamesArePadded) {

@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -358,6 +359,43 @@ TEST_F(VulkanRuntime, ModuleThatPrintsAfterTheDeviceIsAnError) {
   unsetenv("KILN_VULKAN_PRINTF");
 }
 
+/// The print shader with its format's "%d" made `conversion`.
+std::vector<uint32_t> printWithConversion(const char *conversion) {
+  std::vector<uint32_t> words(std::begin(kPrint), std::end(kPrint));
+  auto *bytes = reinterpret_cast<char *>(words.data());
+  size_t size = words.size() * 4;
+  const char format[] = "kiln-print %d";
+  char *at = std::search(bytes, bytes + size, format, format + 13);
+  EXPECT_NE(at, bytes + size);
+  if (at != bytes + size)
+    std::memcpy(at + 11, conversion, 2);
+  return words;
+}
+
+// Debug printf formats are checked at load as the compiler checks them:
+// the validation layer hands them to snprintf, where %s would read and %n
+// write memory that is not there. Refused before any driver sees them.
+TEST_F(VulkanRuntime, ModuleWithAnUnsafePrintfFormatIsAnError) {
+  REQUIRE_DEVICE();
+  kiln::rt::Runtime &rt = *kilnVulkanRuntime();
+  for (const char *conversion : {"%s", "%n", "%p", "*d"}) {
+    std::vector<uint32_t> words = printWithConversion(conversion);
+    auto module = rt.loadModule(words.data(), words.size() * 4);
+    ASSERT_FALSE(bool(module)) << conversion;
+    EXPECT_NE(
+        module.error().message().find("its debug printf format \"kiln-print "),
+        std::string::npos)
+        << module.error().message();
+  }
+  std::vector<uint32_t> twice = printWithConversion("%%");
+  auto module = rt.loadModule(twice.data(), twice.size() * 4);
+  ASSERT_FALSE(bool(module));
+  EXPECT_NE(module.error().message().find("format has 0 conversions for 1 "
+                                          "values"),
+            std::string::npos)
+      << module.error().message();
+}
+
 // A thread waiting for a long kernel does not hold the runtime's lock: a
 // second thread allocates, loads a module and builds a pipeline while the
 // kernel runs, and finishes first.
@@ -595,7 +633,68 @@ void embedWithErrors() {
     ok &= rt.launch(*fn, {1, 1, 1}, {64, 1, 1}, 0, *stream, d.params, 5).ok();
     ok &= rt.copy(back.data(), *device, 40 * 4, *stream).ok();
     ok &= back == host;
+
+    // Ranges are checked against the allocation they reach into: past its
+    // end, across it, and wrapping around the address space; nothing is
+    // written (a SIGSEGV or a heap overflow before).
+    std::vector<int32_t> big(1000, 7);
+    expect(rt.copy(*device, big.data(), big.size() * 4, nullptr),
+           ErrorKind::InvalidArgument,
+           "gpu.memcpy's destination of 4000 bytes at offset 0 of a 160-byte "
+           "device allocation (gpu.alloc) reaches past its bounds");
+    expect(
+        rt.copy(big.data(), static_cast<char *>(*device) + 100, 100, nullptr),
+        ErrorKind::InvalidArgument,
+        "gpu.memcpy's source of 100 bytes at offset 100 of a 160-byte");
+    expect(rt.copy(*device, big.data(), SIZE_MAX - 8, nullptr),
+           ErrorKind::InvalidArgument, "wraps around the address space");
+    expect(rt.fill32(static_cast<char *>(*device) + 8, 0, 100, nullptr),
+           ErrorKind::InvalidArgument,
+           "gpu.memset of 400 bytes at offset 8 of a 160-byte device "
+           "allocation (gpu.alloc) reaches past its bounds");
+    expect(rt.fill32(*device, 0, SIZE_MAX / 2, nullptr),
+           ErrorKind::InvalidArgument, "overflows a size");
+    expect(rt.deviceCopy(*device, *device, 4000).error(),
+           ErrorKind::InvalidArgument,
+           "kilnVulkanDeviceCopy's destination of 4000 bytes");
+    // A host memref that spans an allocation it does not start in.
+    MemRef1D across{big.data(), big.data(), 0, 1000, 1};
+    int32_t *inside = static_cast<int32_t *>(*device);
+    if (reinterpret_cast<uintptr_t>(big.data()) <
+        reinterpret_cast<uintptr_t>(inside)) {
+      int64_t n = (reinterpret_cast<uintptr_t>(inside) -
+                   reinterpret_cast<uintptr_t>(big.data())) /
+                      4 +
+                  4;
+      across.size = n;
+      expect(
+          rt.launch(*fn, {1, 1, 1}, {64, 1, 1}, 0, nullptr, across.params, 5),
+          ErrorKind::InvalidArgument, "kernel 'main' argument 0:");
+    }
+    ok &= back == host; // the failed copies wrote nothing back
+    std::vector<int32_t> after(40, -1);
+    ok &= rt.copy(after.data(), *device, 40 * 4, nullptr).ok();
+    ok &= after == host;
+
+    // Handles are looked up: a destroyed stream, a function or module the
+    // runtime did not return, and a null parameter array are errors.
     ok &= rt.destroyStream(*stream).ok();
+    expect(rt.synchronize(*stream), ErrorKind::InvalidArgument,
+           "mgpuStreamSynchronize on a stream that mgpuStreamCreate did not "
+           "return (or that was destroyed)");
+    expect(rt.launch(*fn, {1, 1, 1}, {64, 1, 1}, 0, *stream, d.params, 5),
+           ErrorKind::InvalidArgument, "mgpuLaunchKernel on a stream");
+    int garbage[64] = {};
+    expect(rt.launch(garbage, {1, 1, 1}, {64, 1, 1}, 0, nullptr, d.params, 5),
+           ErrorKind::InvalidArgument,
+           "mgpuLaunchKernel with a function that mgpuModuleGetFunction did "
+           "not return");
+    expect(rt.launch(*fn, {1, 1, 1}, {64, 1, 1}, 0, nullptr, nullptr, 5),
+           ErrorKind::InvalidArgument, "with a null parameter array");
+    expect(rt.unloadModule(garbage), ErrorKind::InvalidArgument,
+           "mgpuModuleUnload of a module that mgpuModuleLoad did not return");
+    expect(rt.getFunction(garbage, "main").error(), ErrorKind::InvalidArgument,
+           "mgpuModuleGetFunction of a module");
     ok &= rt.free(*device).ok();
   }
   ok &= rt.unloadModule(*module).ok();

@@ -79,7 +79,8 @@ static cl::opt<std::string> bufferDeviceAddress(
     cl::desc("Memref arguments bound by buffer device address instead of a "
              "storage-buffer descriptor, so that maxStorageBufferRange does "
              "not cap their size: never, auto (default for vulkan: static "
-             "sizes above 128 MiB, where the target env allows) or always; "
+             "sizes above 128 MiB, where the target env allows; dynamic "
+             "ones in an address variant of the kernel) or always; "
              "never by default for spirv-cpu"),
     cl::init(""), cl::cat(spirvCategory));
 static cl::opt<bool> fastMath(

@@ -31,7 +31,8 @@ struct GPUToSPIRVPipelineOptions
       *this, "buffer-device-address",
       llvm::cl::desc("Memref arguments bound by buffer device address instead "
                      "of a descriptor: never, auto (static sizes above "
-                     "128 MiB, where the target env allows) or always"),
+                     "128 MiB, where the target env allows; dynamic ones in "
+                     "an address variant of the kernel) or always"),
       llvm::cl::init("auto")};
   PassOptions::Option<bool> fastMath{
       *this, "fast-math",

@@ -20,7 +20,7 @@ namespace kiln {
 namespace spirvcpu {
 
 /// Bumped on every incompatible change of this header.
-constexpr uint32_t kABIVersion = 1;
+constexpr uint32_t kABIVersion = 2;
 
 /// Subgroup size of the target, the same as lavapipe's on x86-64 (8): the
 /// SubgroupSize built-in, and the width the subgroup operations work on.
@@ -117,6 +117,10 @@ enum KernelFlags : uint32_t {
   /// Compiled in checked mode: accesses call __kiln_spirv_cpu_check and
   /// barriers must be reached by every invocation.
   kChecked = 1u << 2,
+  /// The kernel has dynamic workgroup memory (gpu.dynamic_shared_memory):
+  /// the last workgroup variable, at offset workgroupMemoryBytes, sized by
+  /// each launch (its `bytes` is 0).
+  kDynamicWorkgroup = 1u << 3,
 };
 
 /// Everything the runtime needs about a kernel besides the container's

@@ -144,7 +144,9 @@ def KilnExpandKernelOps : Pass<"kiln-expand-kernel-ops"> {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
+                           "::mlir::spirv::SPIRVDialect",
                            "::mlir::vector::VectorDialect"];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"spirv\"",
@@ -152,6 +154,28 @@ def KilnExpandKernelOps : Pass<"kiln-expand-kernel-ops"> {
     Option<"indexBits", "index-bits", "unsigned", /*default=*/"32",
            "The width of index in the kernels (index.sizeof)">,
   ];
+}
+
+def KilnPrepareLaunches : Pass<"kiln-prepare-launches", "::mlir::ModuleOp"> {
+  let summary = "Make mapped parallel loops launches and fold launch sizes";
+  let description = [{
+    Takes the host program as upstream's transformations leave it, before
+    kernels are outlined:
+    - an `scf.parallel` whose loops carry `#gpu.loop_dim_map` mapping
+      attributes (what `--gpu-map-parallel-loops` writes, or a user) becomes
+      a `gpu.launch` through upstream's `convert-parallel-loops-to-gpu`
+      patterns; unmapped loops stay on the host;
+    - each grid and block size of a `gpu.launch` or `gpu.launch_func` that
+      folds to a constant (an `affine.apply` of constants, `arith` on
+      constants: what that conversion emits) is replaced by the constant,
+      so that a Vulkan pipeline, which fixes the workgroup size when it is
+      created, and the launch-bounds checks see it.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 #endif // KILN_TRANSFORMS_PASSES

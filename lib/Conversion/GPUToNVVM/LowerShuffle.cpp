@@ -85,13 +85,85 @@ class LowerShufflePass
     : public kiln::impl::KilnLowerShuffleBase<LowerShufflePass> {
 public:
   void runOnOperation() override {
-    SmallVector<gpu::ShuffleOp> shuffles;
-    getOperation().walk([&](gpu::ShuffleOp op) { shuffles.push_back(op); });
-    for (gpu::ShuffleOp op : shuffles)
-      lower(op);
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (isa<gpu::ShuffleOp, gpu::RotateOp, gpu::SubgroupBroadcastOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op))
+        lower(shuffle);
+      else if (auto rotate = dyn_cast<gpu::RotateOp>(op))
+        lower(rotate);
+      else
+        lower(cast<gpu::SubgroupBroadcastOp>(op));
+    }
   }
 
 private:
+  static Value activeMask(OpBuilder &b, Location loc) {
+    return LLVM::CallIntrinsicOp::create(
+               b, loc, b.getI32Type(), b.getStringAttr("llvm.nvvm.activemask"),
+               ValueRange{})
+        .getResult(0);
+  }
+
+  static Value laneId(OpBuilder &b, Location loc) {
+    return arith::IndexCastUIOp::create(
+        b, loc, b.getI32Type(),
+        gpu::LaneIdOp::create(b, loc, b.getIndexAttr(32)).getResult());
+  }
+
+  /// `value` (any type gpu.shuffle takes) from lane `from` of the active
+  /// lanes.
+  static Value readLane(OpBuilder &b, Location loc, Value value, Value from) {
+    Type i32 = b.getI32Type();
+    Value mask = activeMask(b, loc);
+    Value clamp = arith::ConstantIntOp::create(b, loc, i32, 31);
+    ShuffleEmitter emitter(b, loc, [&](Value piece) -> Value {
+      return NVVM::ShflOp::create(b, loc, i32, mask, piece, from, clamp,
+                                  NVVM::ShflKind::idx, UnitAttr());
+    });
+    return emitter.shuffle(value);
+  }
+
+  /// gpu.rotate: lane ((k + offset) mod width) of the invocation's group of
+  /// `width` lanes; valid where k < width.
+  static void lower(gpu::RotateOp op) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Type i32 = b.getI32Type();
+    auto c = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(b, loc, i32, v);
+    };
+    uint32_t width = op.getWidth(), offset = op.getOffset();
+    Value lane = laneId(b, loc);
+    Value moved = arith::AndIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, lane, c(offset)), c(width - 1));
+    Value group = arith::AndIOp::create(b, loc, lane, c(~int64_t(width - 1)));
+    Value source = arith::AddIOp::create(b, loc, moved, group);
+    Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane,
+                                        c(width));
+    source = arith::SelectOp::create(b, loc, valid, source, lane);
+    Value result = readLane(b, loc, op.getValue(), source);
+    op.getRotateResult().replaceAllUsesWith(result);
+    op.getValid().replaceAllUsesWith(valid);
+    op.erase();
+  }
+
+  /// gpu.subgroup_broadcast: from the given lane, or from the lowest active
+  /// one (the lowest bit of activemask).
+  static void lower(gpu::SubgroupBroadcastOp op) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value from = op.getLane();
+    if (op.getBroadcastType() == gpu::BroadcastType::first_active_lane)
+      from = LLVM::CountTrailingZerosOp::create(
+          b, loc, b.getI32Type(), activeMask(b, loc), b.getBoolAttr(false));
+    op.getResult().replaceAllUsesWith(readLane(b, loc, op.getSrc(), from));
+    op.erase();
+  }
+
   static void lower(gpu::ShuffleOp op) {
     OpBuilder b(op);
     Location loc = op.getLoc();
@@ -99,9 +171,7 @@ private:
     auto constant = [&](int32_t v) -> Value {
       return arith::ConstantIntOp::create(b, loc, i32, v);
     };
-    Value lane = arith::IndexCastUIOp::create(
-        b, loc, i32,
-        gpu::LaneIdOp::create(b, loc, b.getIndexAttr(32)).getResult());
+    Value lane = laneId(b, loc);
     Value offset = op.getOffset();
     Value width = op.getWidth();
     Value source;
@@ -128,10 +198,7 @@ private:
     Value sourceIn = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                            source, width);
     Value valid = arith::AndIOp::create(b, loc, laneIn, sourceIn);
-    Value mask =
-        LLVM::CallIntrinsicOp::create(
-            b, loc, i32, b.getStringAttr("llvm.nvvm.activemask"), ValueRange{})
-            .getResult(0);
+    Value mask = activeMask(b, loc);
     // The lanes of a whole warp (a constant width of 32) move by the mode
     // itself; any other width reads the computed lane, or the lane's own
     // value where the result is not valid.

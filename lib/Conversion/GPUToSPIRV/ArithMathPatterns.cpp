@@ -12,8 +12,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -241,14 +243,104 @@ struct CtPopPattern : OpConversionPattern<math::CtPopOp> {
   }
 };
 
+/// A private array with an initial value (a constant global the kernel
+/// reads, kiln-expand-kernel-ops): a Function variable at the top of the
+/// function, as SPIR-V requires, that a constant array is stored into.
+struct InitializedAllocaPattern : OpConversionPattern<memref::AllocaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(memref::AllocaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto value = op->getAttrOfType<DenseElementsAttr>("kiln_initial_value");
+    if (!value)
+      return failure();
+    auto ptr = dyn_cast_or_null<spirv::PointerType>(
+        getTypeConverter()->convertType(op.getType()));
+    if (!ptr || ptr.getStorageClass() != spirv::StorageClass::Function)
+      return rewriter.notifyMatchFailure(op, "not private memory");
+    // Private arrays are structs of one array (as buffers are).
+    auto wrapper = dyn_cast<spirv::StructType>(ptr.getPointeeType());
+    auto array = dyn_cast<spirv::ArrayType>(
+        wrapper && wrapper.getNumElements() == 1 ? wrapper.getElementType(0)
+                                                 : ptr.getPointeeType());
+    if (!array || array.getElementType() != value.getElementType())
+      return rewriter.notifyMatchFailure(op, "element type changes");
+    auto flat = value.reshape(RankedTensorType::get(
+        {int64_t(array.getNumElements())}, value.getElementType()));
+    Location loc = op.getLoc();
+    Block *entry =
+        &op->getParentOfType<FunctionOpInterface>().getFunctionBody().front();
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(entry);
+    Value init = spirv::ConstantOp::create(rewriter, loc, array, flat);
+    if (wrapper)
+      init = spirv::CompositeConstructOp::create(rewriter, loc, wrapper,
+                                                 ValueRange{init});
+    auto var = spirv::VariableOp::create(
+        rewriter, loc, ptr, spirv::StorageClass::Function, Value());
+    spirv::StoreOp::create(rewriter, loc, var, init);
+    rewriter.replaceOp(op, var.getResult());
+    return success();
+  }
+};
+
+/// memref.atomic_rmw kinds MLIR 22 does not lower to SPIR-V though SPIR-V
+/// has them: xori (AtomicXor), assign (AtomicExchange, integers and floats)
+/// and addf (AtomicFAddEXT, where the target env has AtomicFloat32AddEXT /
+/// AtomicFloat64AddEXT; otherwise the op is reported with what it needs).
+/// Relaxed: the op promises atomicity, not ordering.
+struct AtomicRMWPattern : OpConversionPattern<memref::AtomicRMWOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(memref::AtomicRMWOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    using K = arith::AtomicRMWKind;
+    K kind = op.getKind();
+    if (kind != K::xori && kind != K::assign && kind != K::addf)
+      return failure();
+    MemRefType memrefType = op.getMemref().getType();
+    auto storage =
+        dyn_cast<spirv::StorageClassAttr>(memrefType.getMemorySpace());
+    if (!storage)
+      return rewriter.notifyMatchFailure(op, "memory space not converted");
+    const auto &converter = *getTypeConverter<SPIRVTypeConverter>();
+    Type type = converter.convertType(op.getType());
+    Location loc = op.getLoc();
+    Value ptr = spirv::getElementPtr(converter, memrefType, adaptor.getMemref(),
+                                     adaptor.getIndices(), loc, rewriter);
+    if (!type || !ptr)
+      return rewriter.notifyMatchFailure(op, "cannot address the element");
+    MLIRContext *ctx = op.getContext();
+    auto scope = spirv::ScopeAttr::get(
+        ctx, storage.getValue() == spirv::StorageClass::Workgroup
+                 ? spirv::Scope::Workgroup
+                 : spirv::Scope::Device);
+    auto relaxed =
+        spirv::MemorySemanticsAttr::get(ctx, spirv::MemorySemantics::None);
+    Value v = adaptor.getValue();
+    Value r;
+    if (kind == K::xori)
+      r = spirv::AtomicXorOp::create(rewriter, loc, type, ptr, scope, relaxed,
+                                     v);
+    else if (kind == K::assign)
+      r = spirv::AtomicExchangeOp::create(rewriter, loc, type, ptr, scope,
+                                          relaxed, v);
+    else
+      r = spirv::EXTAtomicFAddOp::create(rewriter, loc, type, ptr, scope,
+                                         relaxed, v);
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
 } // namespace
 
 void kiln::populateArithMathToSPIRVPatterns(
     const SPIRVTypeConverter &typeConverter, RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<RemSIPattern, RemFPattern, Exp2Pattern, TruncPattern,
-               CttzPattern, CtPopPattern,
-               FloatMinMaxPattern<arith::MinimumFOp, true, true>,
+               InitializedAllocaPattern, AtomicRMWPattern, CttzPattern,
+               CtPopPattern, FloatMinMaxPattern<arith::MinimumFOp, true, true>,
                FloatMinMaxPattern<arith::MaximumFOp, false, true>,
                FloatMinMaxPattern<arith::MinNumFOp, true, false>,
                FloatMinMaxPattern<arith::MaxNumFOp, false, false>>(

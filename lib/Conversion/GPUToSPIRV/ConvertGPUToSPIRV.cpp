@@ -29,14 +29,15 @@
 #include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
@@ -999,6 +1000,85 @@ public:
 } // namespace
 
 namespace {
+/// gpu.rotate as one GroupNonUniformShuffle from the rotated lane within
+/// the invocation's group of `width` lanes (GroupNonUniformRotateKHR is
+/// rare: lavapipe lacks it); valid where the lane is below the width.
+class RotateToGroupNonUniform : public OpConversionPattern<gpu::RotateOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(gpu::RotateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Type resultType = getTypeConverter()->convertType(op.getType(0));
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "unexpected types");
+    auto c = [&](int64_t v) -> Value {
+      return spirv::ConstantOp::create(rewriter, loc, i32,
+                                       rewriter.getI32IntegerAttr(v));
+    };
+    uint32_t width = op.getWidth(), offset = op.getOffset();
+    Value lane = spirv::getBuiltinVariableValue(
+        op, spirv::BuiltIn::SubgroupLocalInvocationId, i32, rewriter);
+    Value moved = spirv::BitwiseAndOp::create(
+        rewriter, loc, spirv::IAddOp::create(rewriter, loc, lane, c(offset)),
+        c(width - 1));
+    Value group = spirv::BitwiseAndOp::create(rewriter, loc, lane,
+                                              c(~int64_t(width - 1)));
+    Value source = spirv::IAddOp::create(rewriter, loc, moved, group);
+    Value valid = spirv::ULessThanOp::create(rewriter, loc, lane, c(width));
+    source = spirv::SelectOp::create(rewriter, loc, valid, source, lane);
+    auto scope = spirv::ScopeAttr::get(op.getContext(), spirv::Scope::Subgroup);
+    Value result = spirv::GroupNonUniformShuffleOp::create(
+        rewriter, loc, resultType, scope, adaptor.getValue(), source);
+    rewriter.replaceOp(op, {result, valid});
+    return success();
+  }
+};
+
+/// gpu.subgroup_broadcast: from a specific lane, GroupNonUniformBroadcast
+/// where the lane is a constant (SPIR-V before 1.5 wants one) and
+/// GroupNonUniformShuffle otherwise; from the first active lane, a
+/// shuffle from the lowest bit of a ballot of the active lanes.
+class BroadcastToGroupNonUniform
+    : public OpConversionPattern<gpu::SubgroupBroadcastOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(gpu::SubgroupBroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "unexpected type");
+    auto scope = spirv::ScopeAttr::get(op.getContext(), spirv::Scope::Subgroup);
+    Value value = adaptor.getSrc();
+    if (op.getBroadcastType() == gpu::BroadcastType::specific_lane) {
+      Value lane = adaptor.getLane();
+      if (matchPattern(op.getLane(), m_Constant()))
+        rewriter.replaceOpWithNewOp<spirv::GroupNonUniformBroadcastOp>(
+            op, type, scope, value, lane);
+      else
+        rewriter.replaceOpWithNewOp<spirv::GroupNonUniformShuffleOp>(
+            op, type, scope, value, lane);
+      return success();
+    }
+    Type i32 = rewriter.getI32Type();
+    Value yes = spirv::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                          rewriter.getBoolAttr(true));
+    Value ballot = spirv::GroupNonUniformBallotOp::create(
+        rewriter, loc, VectorType::get({4}, i32), spirv::Scope::Subgroup, yes);
+    Value first = spirv::GroupNonUniformBallotFindLSBOp::create(
+        rewriter, loc, i32, scope, ballot);
+    rewriter.replaceOpWithNewOp<spirv::GroupNonUniformShuffleOp>(
+        op, type, scope, value, first);
+    return success();
+  }
+};
+} // namespace
+
+namespace {
 /// memref.generic_atomic_rmw on an integer element: a compare-and-swap loop.
 /// The current value is loaded, the body computes the new one, and
 /// AtomicCompareExchange stores it if the element still holds the value the
@@ -1074,6 +1154,7 @@ static void populatePatterns(const SPIRVTypeConverter &typeConverter,
                              RewritePatternSet &patterns) {
   populateGPUToSPIRVPatterns(typeConverter, patterns);
   patterns.add<SubgroupReduceToGroupNonUniform, ShuffleToGroupNonUniform,
+               RotateToGroupNonUniform, BroadcastToGroupNonUniform,
                GenericAtomicRMWToCompareExchange>(
       typeConverter, patterns.getContext(), /*benefit=*/2);
   populateSCFToSPIRVPatterns(typeConverter, scfContext, patterns);
@@ -1104,6 +1185,75 @@ static LogicalResult checkGenericAtomics(gpu::GPUFuncOp fn) {
            "(addf where the target env has AtomicFloat32AddEXT) or an "
            "integer buffer";
     return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// Refuses, at the op and with the reason and a way out, the ops of a kernel
+/// that no SPIR-V target of Kiln's (Vulkan, spirv-cpu) can run, before the
+/// conversion would report them only as unconverted.
+static LogicalResult checkUnsupportedOps(gpu::GPUFuncOp fn) {
+  auto refuse = [](Operation *op, StringRef why) {
+    op->emitError("'") << op->getName()
+                       << "' cannot run on Kiln's SPIR-V targets (Vulkan, "
+                          "spirv-cpu): "
+                       << why;
+    return WalkResult::interrupt();
+  };
+  auto kernelMemory = [](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref)
+      return false;
+    // Integer spaces as the Vulkan mapping reads them (3 is workgroup).
+    std::optional<spirv::StorageClass> storage =
+        kiln::mapMemorySpace(memref.getMemorySpace());
+    return storage && (*storage == spirv::StorageClass::Workgroup ||
+                       *storage == spirv::StorageClass::Function ||
+                       *storage == spirv::StorageClass::Private);
+  };
+  WalkResult result = fn.walk([&](Operation *op) {
+    if (isa<memref::AllocOp, memref::ReallocOp>(op) &&
+        !kernelMemory(op->getResult(0).getType()))
+      return refuse(op, "a Vulkan kernel cannot allocate global memory; pass "
+                        "a buffer in, or use memref.alloca (private memory) "
+                        "or workgroup memory");
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(op);
+        dealloc && !kernelMemory(dealloc.getMemref().getType()))
+      return refuse(op, "a Vulkan kernel cannot allocate or free global "
+                        "memory; pass a buffer in");
+    if (isa<cf::AssertOp>(op))
+      return refuse(op, "a Vulkan kernel cannot stop the program; write a "
+                        "flag to a buffer and check it on the host, or use "
+                        "--target=cuda");
+    if (isa<gpu::ClusterIdOp, gpu::ClusterDimOp, gpu::ClusterBlockIdOp,
+            gpu::ClusterDimBlocksOp>(op))
+      return refuse(op, "Vulkan has no thread-block clusters (CUDA's, from "
+                        "sm_90): use --target=cuda");
+    if (isa<memref::DmaStartOp, memref::DmaWaitOp>(op))
+      return refuse(op, "kernels have no DMA engine");
+    if (isa<memref::ExtractAlignedPointerAsIndexOp>(op))
+      return refuse(op, "Vulkan kernels have no addresses of their buffers "
+                        "(logical addressing)");
+    if (isa<memref::MemorySpaceCastOp>(op))
+      return refuse(op, "SPIR-V's logical addressing has no generic "
+                        "pointers; keep the memref in its memory space");
+    if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op)) {
+      using K = arith::AtomicRMWKind;
+      K kind = rmw.getKind();
+      if (isa<FloatType>(rmw.getValue().getType()) && kind != K::addf &&
+          kind != K::assign) {
+        rmw.emitError("'memref.atomic_rmw' ")
+            << arith::stringifyAtomicRMWKind(kind) << " on "
+            << rmw.getValue().getType()
+            << " cannot run on Kiln's SPIR-V targets (Vulkan, spirv-cpu): "
+               "SPIR-V's float atomics are add and exchange, and its "
+               "compare-exchange takes integers only; reduce in workgroup "
+               "memory first (gpu.subgroup_reduce, gpu.all_reduce), use an "
+               "integer atomic, or --target=cuda";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
 }
@@ -1175,8 +1325,19 @@ static void collectMissing(Operation *op, const spirv::TargetEnv &target,
       if (!anyOf.empty() && !target.allows(anyOf))
         missing.extensions.insert(anyOf.front());
   };
-  if (auto q = dyn_cast<spirv::QueryCapabilityInterface>(op))
+  // Float atomic add: the capability of the element's width, where the op
+  // lists all three as alternatives.
+  if (auto add = dyn_cast<spirv::EXTAtomicFAddOp>(op)) {
+    unsigned width = add.getType().getIntOrFloatBitWidth();
+    spirv::Capability cap = width == 16 ? spirv::Capability::AtomicFloat16AddEXT
+                            : width == 64
+                                ? spirv::Capability::AtomicFloat64AddEXT
+                                : spirv::Capability::AtomicFloat32AddEXT;
+    if (!target.allows(cap))
+      missing.capabilities.insert(cap);
+  } else if (auto q = dyn_cast<spirv::QueryCapabilityInterface>(op)) {
     addCaps(q.getCapabilities());
+  }
   if (auto q = dyn_cast<spirv::QueryExtensionInterface>(op))
     addExts(q.getExtensions());
   if (auto q = dyn_cast<spirv::QueryMinVersionInterface>(op))
@@ -1237,8 +1398,8 @@ static void explainFailures(ModuleOp pristine,
       });
     InFlightDiagnostic diag = emitError(loc) << "'" << opName << "'";
     if (missing.empty()) {
-      diag << " has no SPIR-V lowering in Kiln's Vulkan pipeline for this "
-              "target env ("
+      diag << " has no SPIR-V lowering in Kiln (the Vulkan and spirv-cpu "
+              "targets) for this target env ("
            << envText << ")";
       continue;
     }
@@ -1378,7 +1539,7 @@ LogicalResult ConvertGPUToSPIRVPass::convertModule(gpu::GPUModuleOp gpuModule,
     if (!fn.isKernel())
       continue;
     if (failed(checkNarrowFloatStorage(fn, env)) ||
-        failed(checkGenericAtomics(fn)) ||
+        failed(checkUnsupportedOps(fn)) || failed(checkGenericAtomics(fn)) ||
         failed(materializeAttributions(fn)))
       return failure();
     FailureOr<KernelABI> abi = KernelABI::read(fn);

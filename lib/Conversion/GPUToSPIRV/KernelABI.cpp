@@ -72,8 +72,15 @@ private:
                                     ArrayRef<LaunchInfo> launches);
   LogicalResult checkWorkgroupMemory(gpu::GPUFuncOp kernel,
                                      spirv::TargetEnvAttr env);
-  LogicalResult assignArguments(gpu::GPUFuncOp kernel,
-                                spirv::TargetEnvAttr env);
+  /// `variant`: the kernel is the address variant of another, and binds
+  /// every memref argument of unknown extent by address.
+  LogicalResult assignArguments(gpu::GPUFuncOp kernel, spirv::TargetEnvAttr env,
+                                bool variant);
+  /// Under `auto`, a kernel with memref arguments of unknown extent gets an
+  /// address variant, launched instead when a buffer exceeds the device's
+  /// descriptor range; returns it, or null when the kernel needs none.
+  gpu::GPUFuncOp makeAddressVariant(gpu::GPUFuncOp kernel,
+                                    spirv::TargetEnvAttr env);
 
   enum class Addressing { Never, Auto, Always };
   Addressing addressing = Addressing::Auto;
@@ -246,8 +253,67 @@ static std::string missingForAddresses(spirv::TargetEnvAttr env) {
   return llvm::join(missing, ", ");
 }
 
+/// The bytes a memref argument can reach, or -1 when only its run-time
+/// sizes or strides tell.
+static int64_t extentBytes(MemRefType memref, unsigned elementBytes) {
+  if (!memref.hasStaticShape())
+    return -1;
+  if (memref.getLayout().isIdentity())
+    return memref.getNumElements() * int64_t(elementBytes);
+  int64_t offset;
+  SmallVector<int64_t> strides;
+  if (failed(memref.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return -1;
+  int64_t last = offset;
+  for (auto [size, stride] : llvm::zip(memref.getShape(), strides)) {
+    if (size == 0)
+      return 0;
+    last += (size - 1) * std::abs(stride);
+  }
+  return (last + 1) * int64_t(elementBytes);
+}
+
+/// Whether the kernel has a memref argument the runtime may find above a
+/// device's descriptor range: one of unknown extent that the program does
+/// not bind itself.
+static bool hasUnboundedArgument(gpu::GPUFuncOp kernel) {
+  StringRef varABIName = spirv::getInterfaceVarABIAttrName();
+  for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
+    auto memref = dyn_cast<MemRefType>(kernel.getArgument(i).getType());
+    if (memref && !kernel.getArgAttr(i, varABIName) &&
+        extentBytes(memref,
+                    std::max(1u, getElementBytes(memref.getElementType()))) < 0)
+      return true;
+  }
+  return false;
+}
+
+gpu::GPUFuncOp KernelABIPass::makeAddressVariant(gpu::GPUFuncOp kernel,
+                                                 spirv::TargetEnvAttr env) {
+  if (addressing != Addressing::Auto || !missingForAddresses(env).empty() ||
+      !hasUnboundedArgument(kernel))
+    return nullptr;
+  auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
+  SymbolTable symbols(gpuModule);
+  std::string name = (kernel.getName() + kAddressVariantSuffix).str();
+  for (unsigned n = 1; symbols.lookup(name); ++n)
+    name = (kernel.getName() + kAddressVariantSuffix + Twine(n)).str();
+  OpBuilder b(kernel->getContext());
+  b.setInsertionPointAfter(kernel);
+  auto variant = cast<gpu::GPUFuncOp>(b.clone(*kernel));
+  variant.setName(name);
+  kernel->setAttr(kAddressVariantAttrName,
+                  FlatSymbolRefAttr::get(variant.getNameAttr()));
+  variant->setAttr(kAddressVariantOfAttrName,
+                   FlatSymbolRefAttr::get(kernel.getNameAttr()));
+  return variant;
+}
+
 LogicalResult KernelABIPass::assignArguments(gpu::GPUFuncOp kernel,
-                                             spirv::TargetEnvAttr env) {
+                                             spirv::TargetEnvAttr env,
+                                             bool variant) {
   MLIRContext *ctx = kernel.getContext();
   std::string missing = missingForAddresses(env);
   KernelABI abi;
@@ -310,10 +376,9 @@ LogicalResult KernelABIPass::assignArguments(gpu::GPUFuncOp kernel,
       // under `auto`. A binding the program gives stays a descriptor.
       bool byAddress = false;
       if (!varABI && addressing != Addressing::Never) {
-        int64_t bytes = memref.hasStaticShape()
-                            ? memref.getNumElements() * int64_t(info.size)
-                            : -1;
-        bool large = bytes > kGuaranteedStorageBufferRange;
+        int64_t bytes = extentBytes(memref, info.size);
+        bool large =
+            bytes > kGuaranteedStorageBufferRange || (variant && bytes < 0);
         if (addressing == Addressing::Always && !missing.empty())
           return kernel.emitError("kernel '")
                  << kernel.getName() << "' argument " << arg.getArgNumber()
@@ -435,13 +500,20 @@ void KernelABIPass::runOnOperation() {
     spirv::TargetEnvAttr env = spirv::lookupTargetEnv(gpuModule);
     if (!env)
       return;
-    for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>()) {
+    // (Collected first: address variants are inserted as it goes.)
+    SmallVector<gpu::GPUFuncOp> kernels(gpuModule.getOps<gpu::GPUFuncOp>());
+    for (gpu::GPUFuncOp kernel : kernels) {
       if (!kernel.isKernel())
         continue;
-      if (mlir::failed(assignWorkgroupSize(kernel, env,
-                                           launches.lookup(kernel))) ||
-          mlir::failed(checkWorkgroupMemory(kernel, env)) ||
-          mlir::failed(assignArguments(kernel, env)))
+      if (mlir::failed(
+              assignWorkgroupSize(kernel, env, launches.lookup(kernel))) ||
+          mlir::failed(checkWorkgroupMemory(kernel, env))) {
+        failed = true;
+        continue;
+      }
+      gpu::GPUFuncOp variant = makeAddressVariant(kernel, env);
+      if (mlir::failed(assignArguments(kernel, env, false)) ||
+          (variant && mlir::failed(assignArguments(variant, env, true))))
         failed = true;
     }
   });

@@ -7,6 +7,7 @@
 
 #include "LowerPrintf.h"
 
+#include "kiln/Target/SPIRV/PrintfFormat.h"
 #include "kiln/Target/SPIRV/Serialization.h"
 #include "kiln/Target/SPIRV/TargetEnvs.h"
 
@@ -22,97 +23,17 @@
 
 using namespace mlir;
 
-namespace {
-/// One conversion of a format string: what kind of value it prints and how
-/// many components (0 for a scalar, 2-4 for debug printf's `%v<N>`).
-struct Conversion {
-  char letter;
-  bool isFloat;
-  unsigned components;
-};
-} // namespace
+using kiln::printf_format::Conversion;
 
-/// Parses `format` as debug printf reads it: printf conversions of numbers,
-/// and its vector ones (`%v4f`), which gpu.printf's scalar arguments cannot
-/// match. Reports at `op` what it cannot print: the
-/// layer hands the format to the C library's snprintf with 32-bit values, so
-/// `%s`, `%c`, `%p`, `%n`, `*` widths and 64-bit length modifiers would read
-/// memory that is not there.
+/// Parses `format` as debug printf reads it (kiln/Target/SPIRV/PrintfFormat.h,
+/// which the Vulkan runtime also checks modules with); reports at `op` what
+/// it cannot print.
 static LogicalResult parseFormat(gpu::PrintfOp op, StringRef format,
-                                 SmallVectorImpl<Conversion> &conversions) {
-  if (format.contains('\0'))
-    return op.emitOpError("format string holds a NUL character, which ends "
-                          "the string debug printf sees");
-  for (size_t i = 0; i < format.size(); ++i) {
-    if (format[i] != '%')
-      continue;
-    size_t start = i++;
-    if (i < format.size() && format[i] == '%')
-      continue;
-    while (i < format.size() && StringRef("-+ #0").contains(format[i]))
-      ++i;
-    // Width and precision: at most three digits each (the layer formats
-    // into memory of that size), one '.', no '*'.
-    size_t fieldStart = i;
-    while (i < format.size() &&
-           (llvm::isDigit(format[i]) || format[i] == '.' || format[i] == '*'))
-      ++i;
-    StringRef field = format.slice(fieldStart, i);
-    if (field.contains('*'))
-      return op.emitOpError("conversion '")
-             << format.slice(start, i + 1)
-             << "' takes its width or precision from an argument ('*'), which "
-                "Vulkan's debug printf does not support";
-    auto [width, precision] = field.split('.');
-    if (precision.contains('.') || width.size() > 3 || precision.size() > 3)
-      return op.emitOpError("conversion '")
-             << format.slice(start, i + 1)
-             << "' has a malformed or too wide field: a width and a precision "
-                "of at most three digits each";
-    unsigned components = 0;
-    if (i < format.size() && format[i] == 'v') {
-      if (i + 1 >= format.size() || format[i + 1] < '2' || format[i + 1] > '4')
-        return op.emitOpError("vector conversion '")
-               << format.slice(start, i + 2)
-               << "' needs a width of 2, 3 or 4 after 'v'";
-      components = format[i + 1] - '0';
-      i += 2;
-    }
-    size_t lengthStart = i;
-    while (i < format.size() && StringRef("hlLjztq").contains(format[i]))
-      ++i;
-    StringRef length = format.slice(lengthStart, i);
-    if (!length.empty() && length != "h" && length != "hh")
-      return op.emitOpError("conversion '")
-             << format.slice(start, i + 1) << "' has the length modifier '"
-             << length
-             << "': Vulkan's debug printf prints 32-bit values only (the "
-                "arguments are promoted to 32 bits); drop the modifier";
-    if (i >= format.size())
-      return op.emitOpError("format string ends inside the conversion '")
-             << format.drop_front(start) << "'";
-    char letter = format[i];
-    bool isInt = StringRef("diouxX").contains(letter);
-    bool isFloat = StringRef("aAeEfFgG").contains(letter);
-    if (!isInt && !isFloat)
-      return op.emitOpError("conversion '")
-             << format.slice(start, i + 1)
-             << "' is not supported by Vulkan's debug printf, which prints "
-                "numbers only (d i o u x X a A e E f F g G, with %v2..%v4 for "
-                "vectors)";
-    if (isFloat && !length.empty())
-      return op.emitOpError("conversion '")
-             << format.slice(start, i + 1)
-             << "' puts an integer length modifier on a float";
-    // The layer reads an 'l' right after the letter ("%ul") as a 64-bit
-    // value.
-    if (i + 1 < format.size() && format[i + 1] == 'l')
-      return op.emitOpError("conversion '")
-             << format.slice(start, i + 2)
-             << "': Vulkan's debug printf reads an 'l' right after the "
-                "conversion as a 64-bit value; separate it (e.g. '%d l')";
-    conversions.push_back({letter, isFloat, components});
-  }
+                                 std::vector<Conversion> &conversions) {
+  std::string why = kiln::printf_format::parse(
+      std::string_view(format.data(), format.size()), conversions);
+  if (!why.empty())
+    return op.emitOpError(why);
   return success();
 }
 
@@ -203,7 +124,7 @@ LogicalResult kiln::lowerPrintfToStubs(gpu::GPUModuleOp module,
   OpBuilder b(module.getContext());
   for (gpu::PrintfOp op : printfs) {
     StringRef format = op.getFormat();
-    SmallVector<Conversion> conversions;
+    std::vector<Conversion> conversions;
     if (failed(parseFormat(op, format, conversions)))
       return failure();
     if (conversions.size() != op.getArgs().size())

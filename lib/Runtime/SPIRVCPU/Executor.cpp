@@ -158,21 +158,21 @@ Status Executor::Worker::runWorkgroup(Launch &l, uint64_t index) {
   workgroupId[0] = uint32_t(index % l.grid[0]);
   workgroupId[1] = uint32_t(index / l.grid[0] % l.grid[1]);
   workgroupId[2] = uint32_t(index / (uint64_t(l.grid[0]) * l.grid[1]));
-  uint8_t *shared =
-      workgroupMemory.reserve(std::max<size_t>(desc.workgroupMemoryBytes, 16));
+  size_t sharedBytes =
+      size_t(desc.workgroupMemoryBytes) + l.dynamicWorkgroupBytes;
+  uint8_t *shared = workgroupMemory.reserve(std::max<size_t>(sharedBytes, 16));
   size_t privateStride = (size_t(desc.privateMemoryBytes) + 15) / 16 * 16;
   uint32_t count = l.fibers ? l.invocations : 1;
   uint8_t *privates =
       privateMemory.reserve(std::max<size_t>(privateStride * count, 16));
   if (!shared || !privates)
-    return KILN_ERROR(OutOfMemory,
-                      where() + "cannot allocate " +
-                          std::to_string(desc.workgroupMemoryBytes) +
-                          " bytes of workgroup memory and " +
-                          std::to_string(privateStride * count) +
-                          " bytes of private memory");
+    return KILN_ERROR(OutOfMemory, where() + "cannot allocate " +
+                                       std::to_string(sharedBytes) +
+                                       " bytes of workgroup memory and " +
+                                       std::to_string(privateStride * count) +
+                                       " bytes of private memory");
   if (l.checked)
-    std::memset(shared, 0xCD, desc.workgroupMemoryBytes);
+    std::memset(shared, 0xCD, sharedBytes);
 
   while (lanes.size() < count) {
     auto lane = std::make_unique<Lane>();
@@ -207,7 +207,7 @@ Status Executor::Worker::runWorkgroup(Launch &l, uint64_t index) {
     inv.resources = l.resources.data();
     inv.pushConstants =
         l.pushConstants.empty() ? nullptr : l.pushConstants.data();
-    inv.workgroupMemory = desc.workgroupMemoryBytes ? shared : nullptr;
+    inv.workgroupMemory = sharedBytes ? shared : nullptr;
     inv.privateMemory = desc.privateMemoryBytes ? privateBytes : nullptr;
     inv.scheduler = &lane;
     if (privateStride)
@@ -519,7 +519,9 @@ __kiln_spirv_cpu_check(Invocation *invocation, uint32_t site, uint32_t access,
              index < desc.numWorkgroupVars) {
     const WorkgroupVarDesc &var = desc.workgroupVars[index];
     lo = reinterpret_cast<uintptr_t>(invocation->workgroupMemory) + var.offset;
-    hi = lo + var.bytes;
+    bool dynamic =
+        (desc.flags & kDynamicWorkgroup) && index + 1 == desc.numWorkgroupVars;
+    hi = lo + (dynamic ? l.dynamicWorkgroupBytes : var.bytes);
     if (p >= lo && p + bytes >= p && p + bytes <= hi)
       return;
     unit = "byte";

@@ -91,6 +91,8 @@ struct Launch {
   uint32_t invocations = 0;
   bool fibers = false;
   bool checked = false;
+  /// Bytes of dynamic workgroup memory after the kernel's static ones.
+  uint32_t dynamicWorkgroupBytes = 0;
   std::vector<uint8_t> pushConstants;
   std::vector<void *> resources;
   std::vector<Extent> extents;

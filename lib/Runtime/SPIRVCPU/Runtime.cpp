@@ -129,6 +129,18 @@ Status bindKernel(Kernel &kernel, const container::KernelInfo &info) {
                             std::to_string(desc.workgroupMemoryBytes) +
                             " bytes of workgroup memory");
   }
+  bool dynamic = desc.flags & kDynamicWorkgroup;
+  if (dynamic != (info.dynamicWorkgroupElementBytes != 0))
+    return KILN_ERROR(InvalidArgument,
+                      prefix + "its compiled code and its container disagree "
+                               "on whether it has dynamic workgroup memory");
+  if (dynamic && (desc.numWorkgroupVars == 0 ||
+                  desc.workgroupVars[desc.numWorkgroupVars - 1].offset !=
+                      desc.workgroupMemoryBytes ||
+                  desc.workgroupVars[desc.numWorkgroupVars - 1].bytes != 0))
+    return KILN_ERROR(InvalidArgument,
+                      prefix + "its dynamic workgroup memory is not its last "
+                               "workgroup variable, after the others");
   for (uint32_t i = 0; i < desc.numResources; ++i) {
     const ResourceDesc &r = desc.resources[i];
     if (r.kind == ResourceKind::UniformBuffer) {
@@ -396,7 +408,47 @@ public:
       return KILN_ERROR(InvalidArgument, "mgpuMemcpy of " +
                                              std::to_string(bytes) +
                                              " bytes with a null pointer");
+    KILN_TRY(checkRange(dst, bytes, "mgpuMemcpy's destination (gpu.memcpy)"));
+    KILN_TRY(checkRange(src, bytes, "mgpuMemcpy's source (gpu.memcpy)"));
     std::memmove(dst, src, bytes);
+    return Status::success();
+  }
+
+  /// `bytes` at `p` wrap around the address space, or reach into an
+  /// mgpuMemAlloc allocation they do not fit in: an error naming `what`.
+  /// (Host memory the program allocated itself has no recorded size.)
+  Status checkRange(const void *p, uint64_t bytes, const char *what) {
+    auto lo = reinterpret_cast<uintptr_t>(p);
+    if (bytes > UINTPTR_MAX - lo)
+      return KILN_ERROR(InvalidArgument,
+                        std::string(what) + " of " + std::to_string(bytes) +
+                            " bytes wraps around the address space");
+    uintptr_t hi = lo + bytes;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto next = allocations.upper_bound(const_cast<void *>(p));
+    if (next != allocations.begin()) {
+      auto at = std::prev(next);
+      auto base = reinterpret_cast<uintptr_t>(at->first);
+      uint64_t size = std::max<uint64_t>(at->second, 1);
+      if (lo < base + size) {
+        if (hi <= base + size)
+          return Status::success();
+        return KILN_ERROR(InvalidArgument,
+                          std::string(what) + " of " + std::to_string(bytes) +
+                              " bytes at offset " + std::to_string(lo - base) +
+                              " of a " + std::to_string(at->second) +
+                              "-byte allocation (gpu.alloc) reaches past its "
+                              "end");
+      }
+    }
+    if (next != allocations.end() &&
+        reinterpret_cast<uintptr_t>(next->first) < hi)
+      return KILN_ERROR(InvalidArgument,
+                        std::string(what) + " of " + std::to_string(bytes) +
+                            " bytes runs into a " +
+                            std::to_string(next->second) +
+                            "-byte allocation (gpu.alloc) it does not start "
+                            "in");
     return Status::success();
   }
 
@@ -411,6 +463,13 @@ public:
       return KILN_ERROR(InvalidArgument, "mgpuMemset" +
                                              std::to_string(8 * patternBytes) +
                                              " of a null pointer");
+    if (count > SIZE_MAX / patternBytes)
+      return KILN_ERROR(InvalidArgument, "mgpuMemset" +
+                                             std::to_string(8 * patternBytes) +
+                                             " of " + std::to_string(count) +
+                                             " elements overflows a size");
+    KILN_TRY(checkRange(dst, uint64_t(count) * patternBytes,
+                        "mgpuMemset (gpu.memset)"));
     auto *bytes = static_cast<uint8_t *>(dst);
     for (size_t i = 0; i < count; ++i)
       std::memcpy(bytes + i * patternBytes, &value, patternBytes);
@@ -530,6 +589,9 @@ Status SPIRVCPURuntime::decode(const Kernel &kernel, void **params,
     p += 3 + 2 * arg.rank;
     if (std::string why = rt::checkBaseAlignment(arg, m); !why.empty())
       return KILN_ERROR(InvalidArgument, argText + " " + why);
+    if (!m.empty)
+      KILN_TRY(checkRange(reinterpret_cast<const void *>(m.lo), m.hi - m.lo,
+                          (argText + ": its memref").c_str()));
     // The binding starts at the first element, so the pushed offset is 0.
     uintptr_t base = m.firstElement();
     bases[a] = base;
@@ -593,12 +655,40 @@ Status SPIRVCPURuntime::launch(void *function, rt::Dim3 grid, rt::Dim3 block,
   if (!kernel)
     return KILN_ERROR(InvalidArgument, "mgpuLaunchKernel with a null function");
   KILN_TRY(checkStream(stream, "mgpuLaunchKernel"));
-  if (sharedMemoryBytes != 0)
+  // Dynamic workgroup memory: whole elements of the kernel's array, at
+  // least one, within the spirv-cpu target env's 64 KiB with the static.
+  const KernelDesc &desc = *kernel->desc;
+  uint32_t elementBytes = kernel->info->dynamicWorkgroupElementBytes;
+  bool dynamic = desc.flags & kDynamicWorkgroup;
+  if (sharedMemoryBytes < 0 || (!dynamic && sharedMemoryBytes != 0))
     return KILN_ERROR(InvalidArgument,
                       "kernel '" + kernel->name + "' launched with " +
                           std::to_string(sharedMemoryBytes) +
-                          " bytes of dynamic shared memory; spirv-cpu kernels "
-                          "declare their workgroup memory statically");
+                          " bytes of dynamic shared memory, but it has " +
+                          (dynamic ? "an array of them"
+                                   : "none (no gpu.dynamic_shared_memory)"));
+  uint64_t dynamicBytes = 0;
+  if (dynamic) {
+    if (elementBytes == 0)
+      return KILN_ERROR(InvalidArgument,
+                        "kernel '" + kernel->name +
+                            "' has dynamic workgroup memory, but its "
+                            "container gives no element size");
+    uint64_t elements = std::max<uint64_t>(
+        1, (uint64_t(sharedMemoryBytes) + elementBytes - 1) / elementBytes);
+    dynamicBytes = elements * elementBytes;
+    constexpr uint64_t kLimit = 65536;
+    if (desc.workgroupMemoryBytes + dynamicBytes > kLimit)
+      return KILN_ERROR(
+          InvalidArgument,
+          "kernel '" + kernel->name + "' launched with " +
+              std::to_string(sharedMemoryBytes) +
+              " bytes of dynamic shared memory; with its " +
+              std::to_string(desc.workgroupMemoryBytes) +
+              " bytes of static workgroup memory that is above the spirv-cpu "
+              "target's limit of " +
+              std::to_string(kLimit) + " (max_compute_shared_memory_size)");
+  }
   const char *axes = "xyz";
   intptr_t grids[3] = {grid.x, grid.y, grid.z};
   intptr_t blocks[3] = {block.x, block.y, block.z};
@@ -641,11 +731,23 @@ Status SPIRVCPURuntime::launch(void *function, rt::Dim3 grid, rt::Dim3 block,
     run->grid[i] = uint32_t(grids[i]);
     run->block[i] = uint32_t(blocks[i]);
   }
-  run->workgroups =
-      uint64_t(grids[0]) * uint64_t(grids[1]) * uint64_t(grids[2]);
+  // (Each count fits 32 bits; their product need not fit 64.)
+  if (__builtin_mul_overflow(uint64_t(grids[0]), uint64_t(grids[1]),
+                             &run->workgroups) ||
+      __builtin_mul_overflow(run->workgroups, uint64_t(grids[2]),
+                             &run->workgroups) ||
+      run->workgroups > (uint64_t(1) << 48))
+    return KILN_ERROR(InvalidArgument,
+                      "kernel '" + kernel->name + "' launched with a grid of " +
+                          std::to_string(grids[0]) + " x " +
+                          std::to_string(grids[1]) + " x " +
+                          std::to_string(grids[2]) +
+                          " workgroups; the spirv-cpu runtime runs at most "
+                          "2^48 in one launch");
   run->invocations = uint32_t(invocations);
   uint32_t flags = kernel->desc->flags;
   run->checked = flags & kChecked;
+  run->dynamicWorkgroupBytes = uint32_t(dynamicBytes);
   run->fibers = flags & (kUsesBarrier | kUsesSubgroupOps | kChecked);
   KILN_TRY(decode(*kernel, params, paramsCount, *run));
 

@@ -38,6 +38,14 @@ auto featureFlag(Caps &c, const std::string &name) -> decltype(&c.core.shaderFlo
       {"bufferDeviceAddress", &c.v12.bufferDeviceAddress},
       {"vulkanMemoryModel", &c.v12.vulkanMemoryModel},
       {"shaderIntegerDotProduct", &c.v13.shaderIntegerDotProduct},
+      {"shaderBufferFloat32AtomicAdd",
+       &c.atomicFloat.shaderBufferFloat32AtomicAdd},
+      {"shaderSharedFloat32AtomicAdd",
+       &c.atomicFloat.shaderSharedFloat32AtomicAdd},
+      {"shaderBufferFloat64AtomicAdd",
+       &c.atomicFloat.shaderBufferFloat64AtomicAdd},
+      {"shaderSharedFloat64AtomicAdd",
+       &c.atomicFloat.shaderSharedFloat64AtomicAdd},
   };
   for (const Entry &e : entries)
     if (name == e.name)
@@ -88,6 +96,8 @@ enum : uint32_t {
   kDotProductInput4x8Bit = 6017,
   kDotProductInput4x8BitPacked = 6018,
   kDotProduct = 6019,
+  kAtomicFloat32AddEXT = 6033,
+  kAtomicFloat64AddEXT = 6034,
 };
 
 constexpr uint32_t kOpCapability = 17;
@@ -129,10 +139,17 @@ const Requirement kRequirements[] = {
      "bufferDeviceAddress", 0},
     {kDotProduct, "DotProduct", "shaderIntegerDotProduct", 0},
     {kDotProductInputAll, "DotProductInputAll", "shaderIntegerDotProduct", 0},
-    {kDotProductInput4x8Bit, "DotProductInput4x8Bit",
-     "shaderIntegerDotProduct", 0},
+    {kDotProductInput4x8Bit, "DotProductInput4x8Bit", "shaderIntegerDotProduct",
+     0},
     {kDotProductInput4x8BitPacked, "DotProductInput4x8BitPacked",
      "shaderIntegerDotProduct", 0},
+    // Buffer atomics; a workgroup-memory float atomic also needs
+    // shaderSharedFloat*AtomicAdd, which the device target env asks for
+    // before it offers the capability.
+    {kAtomicFloat32AddEXT, "AtomicFloat32AddEXT",
+     "shaderBufferFloat32AtomicAdd", 0},
+    {kAtomicFloat64AddEXT, "AtomicFloat64AddEXT",
+     "shaderBufferFloat64AtomicAdd", 0},
     {kGroupNonUniform, "GroupNonUniform", nullptr,
      VK_SUBGROUP_FEATURE_BASIC_BIT},
     {kGroupNonUniformVote, "GroupNonUniformVote", nullptr,
@@ -143,8 +160,8 @@ const Requirement kRequirements[] = {
      VK_SUBGROUP_FEATURE_BALLOT_BIT},
     {kGroupNonUniformShuffle, "GroupNonUniformShuffle", nullptr,
      VK_SUBGROUP_FEATURE_SHUFFLE_BIT},
-    {kGroupNonUniformShuffleRelative, "GroupNonUniformShuffleRelative",
-     nullptr, VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT},
+    {kGroupNonUniformShuffleRelative, "GroupNonUniformShuffleRelative", nullptr,
+     VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT},
     {kGroupNonUniformClustered, "GroupNonUniformClustered", nullptr,
      VK_SUBGROUP_FEATURE_CLUSTERED_BIT},
     {kGroupNonUniformQuad, "GroupNonUniformQuad", nullptr,

@@ -46,6 +46,11 @@ struct DeviceCapabilities {
       typedStruct<VkPhysicalDeviceFloatControlsProperties>(
           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES);
   bool floatControlsKnown = false;
+  /// VK_EXT_shader_atomic_float (all false where the device lacks it):
+  /// what AtomicFloat32AddEXT / AtomicFloat64AddEXT need.
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat =
+      typedStruct<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
   VkSubgroupFeatureFlags subgroupOperations = 0;
   bool subgroupInCompute = false;
   /// Only `core` was queried (a Vulkan 1.1 device): the other structures

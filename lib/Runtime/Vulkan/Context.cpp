@@ -14,6 +14,7 @@
 #include "../KernelArgs.h"
 #include "../Timeout.h"
 #include "ValidateSPIRV.h"
+#include "kiln/Target/SPIRV/PrintfFormat.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -554,6 +555,19 @@ Status Context::initDevice() {
     if (api >= VK_API_VERSION_1_3)
       capabilities.v13 = features13;
   }
+  // Float atomics (memref.atomic_rmw addf), where the device has them.
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  bool atomicFloatExtension = !capabilities.knownOnlyCore &&
+                              has(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  if (atomicFloatExtension) {
+    VkPhysicalDeviceFeatures2 query{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    query.pNext = &atomicFloat;
+    vk.vkGetPhysicalDeviceFeatures2(physical, &query);
+    atomicFloat.pNext = nullptr;
+    capabilities.atomicFloat = atomicFloat;
+  }
   if (api >= VK_API_VERSION_1_1) {
     VkPhysicalDeviceSubgroupProperties subgroup{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
@@ -581,6 +595,13 @@ Status Context::initDevice() {
     bool all = !capabilities.knownOnlyCore;
     storeFeatures(capabilities, features.features, all ? &features11 : nullptr,
                   all ? &features12 : nullptr, all ? &features13 : nullptr);
+  }
+  if (atomicFloatExtension) {
+    // Enabled as kernels may use them, less what was hidden.
+    atomicFloat = capabilities.atomicFloat;
+    atomicFloat.pNext = features.pNext;
+    features.pNext = &atomicFloat;
+    extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
   }
   // Robustness is off unless asked for (KILN_VULKAN_ROBUST=1, the runners'
   // --robust-buffer-access): it costs, and it hides kernel bugs. Asked for,
@@ -849,6 +870,8 @@ Expected<void *> Context::allocate(uint64_t size, bool hostShared) {
 }
 
 const Allocation *Context::findAllocation(uintptr_t lo, uintptr_t hi) const {
+  if (hi < lo)
+    return nullptr;
   auto it = allocations.upper_bound(lo);
   if (it == allocations.begin())
     return nullptr;
@@ -857,6 +880,40 @@ const Allocation *Context::findAllocation(uintptr_t lo, uintptr_t hi) const {
   if (lo >= a.base && hi <= a.base + std::max<uint64_t>(a.size, 1))
     return &a;
   return nullptr;
+}
+
+Status Context::locate(const void *ptr, size_t size, const char *what,
+                       const Allocation *&found) const {
+  found = nullptr;
+  auto lo = reinterpret_cast<uintptr_t>(ptr);
+  if (size > UINTPTR_MAX - lo)
+    return KILN_ERROR(InvalidArgument, std::string(what) + " of " +
+                                           std::to_string(size) + " bytes at " +
+                                           std::to_string(lo) +
+                                           " wraps around the address space");
+  uintptr_t hi = lo + size;
+  if ((found = findAllocation(lo, hi)))
+    return Status::success();
+  // Host memory, unless the range reaches into a device allocation: the
+  // allocation it starts in, or the first one that starts after it.
+  auto next = allocations.upper_bound(lo);
+  const Allocation *touched = nullptr;
+  if (next != allocations.begin()) {
+    const Allocation &a = std::prev(next)->second;
+    if (lo < a.base + std::max<uint64_t>(a.size, 1))
+      touched = &a;
+  }
+  if (!touched && next != allocations.end() && next->second.base < hi)
+    touched = &next->second;
+  if (!touched)
+    return Status::success();
+  return KILN_ERROR(InvalidArgument,
+                    std::string(what) + " of " + std::to_string(size) +
+                        " bytes at offset " +
+                        std::to_string(int64_t(lo - touched->base)) + " of a " +
+                        std::to_string(touched->size) +
+                        "-byte device allocation (gpu.alloc) reaches past "
+                        "its bounds");
 }
 
 Status Context::free(void *ptr) {
@@ -940,8 +997,9 @@ Expected<double> Context::deviceCopy(void *dst, const void *src, size_t size) {
   KILN_TRY(drainAll());
   auto d = reinterpret_cast<uintptr_t>(dst);
   auto s = reinterpret_cast<uintptr_t>(src);
-  const Allocation *da = findAllocation(d, d + size);
-  const Allocation *sa = findAllocation(s, s + size);
+  const Allocation *da, *sa;
+  KILN_TRY(locate(dst, size, "kilnVulkanDeviceCopy's destination", da));
+  KILN_TRY(locate(src, size, "kilnVulkanDeviceCopy's source", sa));
   if (!da || !sa || size == 0)
     return KILN_ERROR(InvalidArgument,
                       "kilnVulkanDeviceCopy: both sides must be non-empty "
@@ -962,8 +1020,12 @@ Status Context::copy(void *dst, const void *src, size_t size) {
   KILN_TRY(drainAll());
   auto d = reinterpret_cast<uintptr_t>(dst);
   auto s = reinterpret_cast<uintptr_t>(src);
-  const Allocation *da = findAllocation(d, d + size);
-  const Allocation *sa = findAllocation(s, s + size);
+  if (!dst || !src)
+    return KILN_ERROR(InvalidArgument, "gpu.memcpy of " + std::to_string(size) +
+                                           " bytes with a null pointer");
+  const Allocation *da, *sa;
+  KILN_TRY(locate(dst, size, "gpu.memcpy's destination", da));
+  KILN_TRY(locate(src, size, "gpu.memcpy's source", sa));
   if (!da && !sa) {
     std::memmove(dst, src, size);
     return Status::success();
@@ -1022,13 +1084,22 @@ Status Context::copy(void *dst, const void *src, size_t size) {
 Status Context::fill(void *dst, uint32_t pattern, unsigned patternBytes,
                      size_t count) {
   KILN_TRY(initDevice());
+  if (patternBytes == 0 || count > SIZE_MAX / patternBytes)
+    return KILN_ERROR(InvalidArgument, "gpu.memset of " +
+                                           std::to_string(count) + " " +
+                                           std::to_string(patternBytes) +
+                                           "-byte elements overflows a size");
   size_t size = count * patternBytes;
   if (size == 0)
     return Status::success();
+  if (!dst)
+    return KILN_ERROR(InvalidArgument, "gpu.memset of " + std::to_string(size) +
+                                           " bytes with a null pointer");
   // Looked up after the wait, which releases the lock.
   KILN_TRY(drainAll());
   auto d = reinterpret_cast<uintptr_t>(dst);
-  const Allocation *da = findAllocation(d, d + size);
+  const Allocation *da;
+  KILN_TRY(locate(dst, size, "gpu.memset", da));
   auto fillHost = [&](void *to) {
     for (size_t i = 0; i < count; ++i)
       std::memcpy(static_cast<char *>(to) + i * patternBytes, &pattern,
@@ -1068,7 +1139,8 @@ static bool scanEntryPoints(const std::vector<uint32_t> &words,
                             std::vector<std::string> &names,
                             std::map<std::string, std::array<uint32_t, 3>> &sizes,
                             bool &debugPrintf, std::string &error) {
-  std::map<uint32_t, std::string> byId;
+  std::map<uint32_t, std::string> byId, strings;
+  uint32_t printfSet = 0;
   if (words.size() < 5 || words[0] != container::kSPIRVMagic) {
     error = "the SPIR-V header is missing or has a bad magic number";
     return false;
@@ -1092,9 +1164,35 @@ static bool scanEntryPoints(const std::vector<uint32_t> &words,
       byId[words[i + 2]] = names.back();
       sizes[names.back()] = {0, 0, 0};
     }
-    const uint32_t kOpExtInstImport = 11;
-    if (opcode == kOpExtInstImport && count >= 3)
-      debugPrintf |= literal(2) == "NonSemantic.DebugPrintf";
+    const uint32_t kOpString = 7, kOpExtInstImport = 11, kOpExtInst = 12,
+                   kDebugPrintf = 1;
+    if (opcode == kOpExtInstImport && count >= 3 &&
+        literal(2) == "NonSemantic.DebugPrintf") {
+      debugPrintf = true;
+      printfSet = words[i + 1];
+    }
+    if (opcode == kOpString && count >= 3)
+      strings[words[i + 1]] = literal(2);
+    // A debug printf's format is checked as the compiler checks it: the
+    // validation layer gives it to snprintf, which would read (%s) or write
+    // (%n) memory that is not there. It takes one value per conversion.
+    if (opcode == kOpExtInst && count >= 6 && printfSet &&
+        words[i + 3] == printfSet && words[i + 4] == kDebugPrintf) {
+      auto format = strings.find(words[i + 5]);
+      if (format == strings.end()) {
+        error = "a debug printf's format is not an OpString declared before it";
+        return false;
+      }
+      std::vector<printf_format::Conversion> conversions;
+      std::string why = printf_format::parse(format->second, conversions);
+      if (why.empty() && conversions.size() != count - 6)
+        why = "format has " + std::to_string(conversions.size()) +
+              " conversions for " + std::to_string(count - 6) + " values";
+      if (!why.empty()) {
+        error = "its debug printf format \"" + format->second + "\": " + why;
+        return false;
+      }
+    }
     if (opcode == kOpExecutionMode && count == 6 &&
         words[i + 2] == kLocalSize) {
       auto it = byId.find(words[i + 1]);
@@ -1270,12 +1368,16 @@ Status Context::createShader(Module *module) {
   return Status::success();
 }
 
-void Context::unloadModule(Module *module) {
-  if (!module || torndown || module->references == 0)
-    return;
+Status Context::unloadModule(Module *module) {
+  // (After teardown, module destructors of JIT code still call in.)
+  if (!module || torndown)
+    return Status::success();
+  KILN_TRY(checkModule(module, "mgpuModuleUnload"));
   // Pipelines stay cached with the module for the rest of the process: a
   // module is loaded again with the same bytes more often than not.
-  --module->references;
+  if (module->references > 0)
+    --module->references;
+  return Status::success();
 }
 
 Expected<Kernel *> Context::getKernel(Module *module, const char *name) {
@@ -1434,13 +1536,30 @@ Status Context::createPipeline(Kernel *kernel, size_t rawBuffers) {
   Owned<VkPipelineLayout> layout(device, vk.vkDestroyPipelineLayout);
   KILN_VK(vk.vkCreatePipelineLayout(device, &layoutInfo, nullptr, layout.out()),
           "vkCreatePipelineLayout");
+  KILN_ASSIGN_OR_RETURN(Owned<VkPipeline> pipeline,
+                        makePipeline(kernel, layout.get(), nullptr));
+  kernel->sizedPipelines.clear();
+  kernel->pipeline = std::move(pipeline);
+  kernel->layout = std::move(layout);
+  kernel->setLayouts = std::move(setLayouts);
+  kernel->maxBinding = maxBinding;
+  if (!kernel->info)
+    kernel->rawBuffers = rawBuffers;
+  ++stats.pipelines;
+  return Status::success();
+}
+
+Expected<Owned<VkPipeline>>
+Context::makePipeline(Kernel *kernel, VkPipelineLayout layout,
+                      const VkSpecializationInfo *specialization) {
   VkComputePipelineCreateInfo info{
       VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = kernel->module->shader.get();
   info.stage.pName = kernel->name.c_str();
-  info.layout = layout.get();
+  info.stage.pSpecializationInfo = specialization;
+  info.layout = layout;
   // The validation layer reports a pipeline that does not match its layout
   // here; stop before the driver uses it (some crash on one).
   KILN_TRY(checkValidation());
@@ -1452,14 +1571,24 @@ Status Context::createPipeline(Kernel *kernel, size_t rawBuffers) {
         vkStatus(result, "vkCreateComputePipelines", __FILE__, __LINE__);
     return error.prepend("kernel '" + kernel->name + "': ");
   }
-  kernel->pipeline = std::move(pipeline);
-  kernel->layout = std::move(layout);
-  kernel->setLayouts = std::move(setLayouts);
-  kernel->maxBinding = maxBinding;
-  if (!kernel->info)
-    kernel->rawBuffers = rawBuffers;
+  KILN_TRY(checkValidation());
+  return pipeline;
+}
+
+Expected<VkPipeline> Context::sizedPipeline(Kernel *kernel, uint32_t elements) {
+  auto found = kernel->sizedPipelines.find(elements);
+  if (found != kernel->sizedPipelines.end())
+    return found->second.get();
+  VkSpecializationMapEntry entry{container::kDynamicWorkgroupSpecId, 0,
+                                 sizeof(uint32_t)};
+  VkSpecializationInfo specialization{1, &entry, sizeof(uint32_t), &elements};
+  KILN_ASSIGN_OR_RETURN(
+      Owned<VkPipeline> pipeline,
+      makePipeline(kernel, kernel->layout.get(), &specialization));
   ++stats.pipelines;
-  return Status::success();
+  VkPipeline raw = pipeline.get();
+  kernel->sizedPipelines.emplace(elements, std::move(pipeline));
+  return raw;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1740,6 +1869,36 @@ void Context::record(Event *, Stream *) {
 
 Status Context::synchronize(Event *) { return drainAll(); }
 
+Status Context::checkStream(const Stream *stream, const char *what) const {
+  if (!stream || stream == &defaultStream_ ||
+      std::any_of(streams.begin(), streams.end(),
+                  [&](auto &s) { return s.get() == stream; }))
+    return Status::success();
+  return KILN_ERROR(InvalidArgument,
+                    std::string(what) +
+                        " on a stream that mgpuStreamCreate did not return "
+                        "(or that was destroyed)");
+}
+
+Status Context::checkModule(const Module *module, const char *what) const {
+  if (std::any_of(modules.begin(), modules.end(),
+                  [&](auto &m) { return m.get() == module; }))
+    return Status::success();
+  return KILN_ERROR(InvalidArgument,
+                    std::string(what) +
+                        " of a module that mgpuModuleLoad did not return");
+}
+
+Status Context::checkKernel(const Kernel *kernel, const char *what) const {
+  for (auto &m : modules)
+    for (auto &k : m->kernels)
+      if (k.second.get() == kernel)
+        return Status::success();
+  return KILN_ERROR(InvalidArgument,
+                    std::string(what) + " with a function that "
+                                        "mgpuModuleGetFunction did not return");
+}
+
 Stream *Context::createStream() {
   streams.push_back(std::make_unique<Stream>());
   return streams.back().get();
@@ -1897,8 +2056,8 @@ struct BufferArg {
 using rt::readParam;
 
 Status Context::launch(Kernel *kernel, const intptr_t grid[3],
-                       const intptr_t block[3], Stream *stream, void **params,
-                       size_t paramsCount) {
+                       const intptr_t block[3], int64_t dynamicSharedBytes,
+                       Stream *stream, void **params, size_t paramsCount) {
   if (!kernel)
     return KILN_ERROR(InvalidArgument, "mgpuLaunchKernel with a null function");
   const container::KernelInfo *info = kernel->info;
@@ -1927,6 +2086,74 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
                 ") but is launched with block size (" +
                 std::to_string(block[0]) + ", " + std::to_string(block[1]) +
                 ", " + std::to_string(block[2]) + ")");
+
+  // A memref beyond the device's descriptor range: the kernel's address
+  // variant, if it has one, binds it by device address (docs/abi.md).
+  if (info && info->addressVariant && deviceAddresses &&
+      paramsCount == rt::paramCount(*info)) {
+    uint64_t alignment =
+        std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 1);
+    bool beyond = false;
+    size_t p = 0;
+    for (const container::ArgInfo &a : info->args) {
+      if (a.kind == ArgKind::Scalar) {
+        ++p;
+        continue;
+      }
+      rt::MemRefParams m = rt::readMemRef(a, params + p);
+      p += 3 + 2 * a.rank;
+      // Bound from an aligned offset below its first byte.
+      if (!container::isAddressKind(a.kind) && !m.empty &&
+          m.hi - m.lo >
+              limits.maxStorageBufferRange -
+                  std::min<uint64_t>(alignment, limits.maxStorageBufferRange))
+        beyond = true;
+    }
+    if (beyond) {
+      const container::KernelInfo &variant =
+          kernel->module->info.kernels[info->addressVariant - 1];
+      KILN_ASSIGN_OR_RETURN(Kernel * byAddress,
+                            getKernel(kernel->module, variant.name.c_str()));
+      return launch(byAddress, grid, block, dynamicSharedBytes, stream, params,
+                    paramsCount);
+    }
+  }
+
+  // Dynamic workgroup memory: the kernel's array is specialized to the
+  // launch's size (whole elements, at least one), within the device's limit
+  // together with the kernel's static workgroup memory.
+  uint32_t elementBytes = info ? info->dynamicWorkgroupElementBytes : 0;
+  uint32_t dynamicElements = 0;
+  if (dynamicSharedBytes < 0)
+    return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name +
+                                           "' launched with " +
+                                           std::to_string(dynamicSharedBytes) +
+                                           " bytes of dynamic shared memory");
+  if (elementBytes == 0 && dynamicSharedBytes != 0)
+    return KILN_ERROR(InvalidArgument,
+                      "kernel '" + kernel->name + "' launched with " +
+                          std::to_string(dynamicSharedBytes) +
+                          " bytes of dynamic shared memory, but it has none "
+                          "(no gpu.dynamic_shared_memory): a Vulkan kernel's "
+                          "other workgroup memory is fixed when it is "
+                          "compiled");
+  if (elementBytes != 0) {
+    uint64_t elements = std::max<uint64_t>(
+        1, (uint64_t(dynamicSharedBytes) + elementBytes - 1) / elementBytes);
+    uint64_t total = info->staticWorkgroupBytes + elements * elementBytes;
+    if (total > limits.maxComputeSharedMemorySize)
+      return KILN_ERROR(InvalidArgument,
+                        "kernel '" + kernel->name + "' launched with " +
+                            std::to_string(dynamicSharedBytes) +
+                            " bytes of dynamic shared memory; with its " +
+                            std::to_string(info->staticWorkgroupBytes) +
+                            " bytes of static workgroup memory that is " +
+                            std::to_string(total) + " bytes, above device '" +
+                            properties.deviceName + "''s limit of " +
+                            std::to_string(limits.maxComputeSharedMemorySize) +
+                            " (maxComputeSharedMemorySize)");
+    dynamicElements = uint32_t(elements);
+  }
 
   // Decode the arguments.
   std::vector<BufferArg> buffers;
@@ -2029,17 +2256,18 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
     BufferArg &b = buffers[i];
     if (b.empty)
       continue;
-    if (const Allocation *a = findAllocation(b.lo, b.hi)) {
+    const Allocation *a;
+    if (Status where = locate(reinterpret_cast<const void *>(b.lo), b.hi - b.lo,
+                              "a memref", a))
+      return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name +
+                                             "' argument " +
+                                             std::to_string(b.argument) + ": " +
+                                             where.message());
+    if (a) {
       b.bound.buffer = a->buffer.get();
       b.bound.offset = b.lo - a->base;
       continue;
     }
-    if (findAllocation(b.lo, b.lo + 1) || findAllocation(b.hi - 1, b.hi))
-      return KILN_ERROR(
-          InvalidArgument,
-          "kernel '" + kernel->name + "' argument at binding " +
-              std::to_string(b.binding) +
-              " reaches outside the gpu.alloc buffer it points into");
     hostArgs.push_back(i);
   }
   std::sort(hostArgs.begin(), hostArgs.end(),
@@ -2187,6 +2415,11 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
     }
   }
 
+  VkPipeline pipeline = kernel->pipeline.get();
+  if (dynamicElements) {
+    KILN_ASSIGN_OR_RETURN(pipeline, sizedPipeline(kernel, dynamicElements));
+  }
+
   // Record and submit.
   KILN_ASSIGN_OR_RETURN(Submission * s,
                         acquireSubmission(std::max<size_t>(buffers.size(), 1)));
@@ -2236,8 +2469,7 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   if (timing)
     writeTimestamp(s, 0);
-  vk.vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
-                       kernel->pipeline.get());
+  vk.vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
   if (!sets.empty())
     vk.vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
                                kernel->layout.get(), 0, sets.size(),

@@ -105,6 +105,10 @@ struct Kernel {
   std::vector<Owned<VkDescriptorSetLayout>> setLayouts;
   Owned<VkPipelineLayout> layout;
   Owned<VkPipeline> pipeline;
+  /// A kernel with dynamic workgroup memory: its pipelines by the length
+  /// (in elements) of its dynamic workgroup array, made at the first launch
+  /// of each size (`pipeline` has length 1).
+  std::map<uint32_t, Owned<VkPipeline>> sizedPipelines;
   /// Raw SPIR-V: the number of buffers the pipeline layout was made for.
   size_t rawBuffers = SIZE_MAX;
   uint32_t maxBinding = 0;
@@ -244,10 +248,13 @@ public:
   /// SPIRV-Tools' verdict on `module`'s SPIR-V for the device (once per
   /// distinct SPIR-V); an error naming `kernels` when it is invalid.
   Status validateForDevice(const Module &module, const std::string &kernels);
-  void unloadModule(Module *module);
+  Status unloadModule(Module *module);
   Expected<Kernel *> getKernel(Module *module, const char *name);
+  /// Launches `kernel`; `dynamicSharedBytes` sizes its dynamic workgroup
+  /// memory (gpu.dynamic_shared_memory), checked against the device.
   Status launch(Kernel *kernel, const intptr_t grid[3], const intptr_t block[3],
-                Stream *stream, void **params, size_t paramsCount);
+                int64_t dynamicSharedBytes, Stream *stream, void **params,
+                size_t paramsCount);
 
   Status synchronize(Stream *stream);
   void record(Event *event, Stream *stream);
@@ -265,6 +272,13 @@ public:
   Status fill(void *dst, uint32_t pattern, unsigned patternBytes, size_t count);
 
   Stream *defaultStream() { return &defaultStream_; }
+  /// Handles from the mgpu* boundary are looked up, never trusted: an error
+  /// naming `what` unless `stream` is null, the default stream or one that
+  /// createStream returned and destroyStream did not destroy (likewise for
+  /// loaded modules and the kernels getKernel returned).
+  Status checkStream(const Stream *stream, const char *what) const;
+  Status checkModule(const Module *module, const char *what) const;
+  Status checkKernel(const Kernel *kernel, const char *what) const;
   Stream *createStream();
   Status destroyStream(Stream *stream);
 
@@ -378,7 +392,20 @@ private:
   /// between timestamps around `body`; otherwise -1.
   template <typename F> Expected<double> runNow(F body, bool timed = false);
   Status createPipeline(Kernel *kernel, size_t rawBuffers);
+  /// A compute pipeline of `kernel` with its layout, specialized by
+  /// `specialization` (may be null).
+  Expected<Owned<VkPipeline>>
+  makePipeline(Kernel *kernel, VkPipelineLayout layout,
+               const VkSpecializationInfo *specialization);
+  /// The pipeline of `kernel` whose dynamic workgroup array has `elements`
+  /// elements.
+  Expected<VkPipeline> sizedPipeline(Kernel *kernel, uint32_t elements);
   const Allocation *findAllocation(uintptr_t lo, uintptr_t hi) const;
+  /// Where `size` bytes at `ptr` live: in `found`, the device allocation
+  /// that holds them all, or null for host memory. An error names `what`
+  /// when the range wraps or reaches into an allocation it does not fit.
+  Status locate(const void *ptr, size_t size, const char *what,
+                const Allocation *&found) const;
   uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want,
                           VkMemoryPropertyFlags avoid = 0) const;
   /// A buffer with memory bound; an error names `purpose`, the size and

@@ -58,6 +58,8 @@ struct DeviceQuery {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
   VkPhysicalDeviceVulkan12Features f12{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomicFloat{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
   VkPhysicalDeviceMemoryProperties memory{};
   std::vector<std::string> extensions;
 
@@ -75,9 +77,17 @@ struct DeviceQuery {
     if (v13)
       floatControls.pNext = &sizeControl;
     c.vk.vkGetPhysicalDeviceProperties2(d, &p2);
+    uint32_t n = 0;
+    c.vk.vkEnumerateDeviceExtensionProperties(d, nullptr, &n, nullptr);
+    std::vector<VkExtensionProperties> ext(n);
+    c.vk.vkEnumerateDeviceExtensionProperties(d, nullptr, &n, ext.data());
+    for (auto &e : ext)
+      extensions.push_back(e.extensionName);
     if (v12) {
       features.pNext = &f11;
       f11.pNext = &f12;
+      if (has(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME))
+        f12.pNext = &atomicFloat;
     }
     c.vk.vkGetPhysicalDeviceFeatures2(d, &features);
     // The device as kernels will see it: KILN_VULKAN_HIDE_FEATURES applies
@@ -89,21 +99,17 @@ struct DeviceQuery {
       caps.v11 = f11;
       caps.v12 = f12;
       caps.floatControls = floatControls;
+      caps.atomicFloat = atomicFloat;
       std::string error;
       if (hideFeatures(hide, caps, error)) {
         storeFeatures(caps, features.features, &f11, &f12, nullptr);
+        atomicFloat = caps.atomicFloat;
         void *next = floatControls.pNext;
         floatControls = caps.floatControls;
         floatControls.pNext = next;
       }
     }
     c.vk.vkGetPhysicalDeviceMemoryProperties(d, &memory);
-    uint32_t n = 0;
-    c.vk.vkEnumerateDeviceExtensionProperties(d, nullptr, &n, nullptr);
-    std::vector<VkExtensionProperties> ext(n);
-    c.vk.vkEnumerateDeviceExtensionProperties(d, nullptr, &n, ext.data());
-    for (auto &e : ext)
-      extensions.push_back(e.extensionName);
   }
   bool has(const char *ext) const {
     for (const std::string &e : extensions)
@@ -214,6 +220,21 @@ Expected<std::string> Context::deviceTargetEnv() {
       if (entry.extension)
         exts.push_back(entry.extension);
     }
+  }
+  // Float atomic add on buffers and workgroup memory alike (the capability
+  // does not tell them apart).
+  {
+    const VkPhysicalDeviceShaderAtomicFloatFeaturesEXT &a = q.atomicFloat;
+    bool add32 =
+        a.shaderBufferFloat32AtomicAdd && a.shaderSharedFloat32AtomicAdd;
+    bool add64 = f.shaderFloat64 && a.shaderBufferFloat64AtomicAdd &&
+                 a.shaderSharedFloat64AtomicAdd;
+    if (add32)
+      caps.push_back("AtomicFloat32AddEXT");
+    if (add64)
+      caps.push_back("AtomicFloat64AddEXT");
+    if (add32 || add64)
+      exts.push_back("SPV_EXT_shader_atomic_float_add");
   }
   // NaNs, infinities and signed zeros kept (the float controls Kiln's
   // pipeline asks for) for every float width the device computes with.

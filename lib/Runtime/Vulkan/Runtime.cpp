@@ -62,13 +62,15 @@ public:
 
   Status unloadModule(void *module) override {
     Locked l;
-    l.context.unloadModule(static_cast<Module *>(module));
-    return Status::success();
+    return l.context.unloadModule(static_cast<Module *>(module));
   }
 
   Expected<void *> getFunction(void *module, const char *name) override {
     Locked l;
     KILN_TRY(l.context.usable());
+    if (module)
+      KILN_TRY(l.context.checkModule(static_cast<Module *>(module),
+                                     "mgpuModuleGetFunction"));
     KILN_ASSIGN_OR_RETURN(
         Kernel * kernel,
         l.context.getKernel(static_cast<Module *>(module), name));
@@ -84,15 +86,22 @@ public:
     if (!kernel)
       return KILN_ERROR(InvalidArgument,
                         "mgpuLaunchKernel with a null function");
-    if (sharedMemoryBytes != 0)
-      return KILN_ERROR(InvalidArgument,
-                        "kernel '" + kernel->name + "' launched with " +
-                            std::to_string(sharedMemoryBytes) +
-                            " bytes of dynamic shared memory; Vulkan kernels "
-                            "declare their workgroup memory statically");
+    KILN_TRY(l.context.checkKernel(kernel, "mgpuLaunchKernel"));
+    KILN_TRY(l.context.checkStream(static_cast<Stream *>(stream),
+                                   "mgpuLaunchKernel"));
+    if (paramsCount && !params)
+      return KILN_ERROR(InvalidArgument, "mgpuLaunchKernel of kernel '" +
+                                             kernel->name +
+                                             "' with a null parameter array");
+    for (size_t i = 0; i < paramsCount; ++i)
+      if (!params[i])
+        return KILN_ERROR(InvalidArgument,
+                          "mgpuLaunchKernel of kernel '" + kernel->name +
+                              "' with parameter " + std::to_string(i) +
+                              " a null pointer");
     intptr_t grids[3] = {grid.x, grid.y, grid.z};
     intptr_t blocks[3] = {block.x, block.y, block.z};
-    return l.context.launch(kernel, grids, blocks,
+    return l.context.launch(kernel, grids, blocks, sharedMemoryBytes,
                             static_cast<Stream *>(stream), params, paramsCount);
   }
 
@@ -112,6 +121,8 @@ public:
   Status synchronize(void *stream) override {
     Locked l;
     KILN_TRY(l.context.usable());
+    KILN_TRY(l.context.checkStream(static_cast<Stream *>(stream),
+                                   "mgpuStreamSynchronize"));
     return l.context.synchronize(static_cast<Stream *>(stream));
   }
 

@@ -6,7 +6,10 @@
 //   kernel_count x {
 //     name_bytes, name (padded with zeros to a multiple of 4 bytes),
 //     workgroup_size[3], push_constant_size, arg_count,
-//     arg_count x {kind, scalar_type, size, rank, set, binding, pc_offset}
+//     arg_count x {kind, scalar_type, size, rank, set, binding, pc_offset,
+//                  base_alignment},
+//     static_workgroup_bytes, dynamic_workgroup_element_bytes,
+//     address_variant                                           (version 3)
 //   }
 //   spirv words
 //
@@ -103,10 +106,12 @@ bool kiln::container::isContainer(const void *data, size_t size) {
   return w == kMagic;
 }
 
-std::vector<uint8_t> kiln::container::write(const ModuleInfo &module) {
+/// The encoding of `module` in container `version` (2 has no workgroup
+/// memory fields; parse() compares a version 2 input with it).
+static std::vector<uint8_t> encode(const ModuleInfo &module, uint32_t version) {
   Writer w;
   w.word(kMagic);
-  w.word(kVersion);
+  w.word(version);
   w.word(module.indexBits);
   w.word(static_cast<uint32_t>(module.kernels.size()));
   w.word(static_cast<uint32_t>(module.spirv.size()));
@@ -126,10 +131,52 @@ std::vector<uint8_t> kiln::container::write(const ModuleInfo &module) {
       w.word(a.pushConstantOffset);
       w.word(a.baseAlignment);
     }
+    if (version >= 3) {
+      w.word(k.staticWorkgroupBytes);
+      w.word(k.dynamicWorkgroupElementBytes);
+      w.word(k.addressVariant);
+    }
   }
   for (uint32_t word : module.spirv)
     w.word(word);
   return std::move(w.bytes);
+}
+
+std::vector<uint8_t> kiln::container::write(const ModuleInfo &module) {
+  return encode(module, kVersion);
+}
+
+bool kiln::container::checkAddressVariant(const KernelInfo &kernel,
+                                          const KernelInfo &variant,
+                                          std::string &why) {
+  auto fail = [&](const std::string &what) {
+    why = what;
+    return false;
+  };
+  if (&kernel == &variant || variant.addressVariant != 0)
+    return fail("is itself or has an address variant");
+  for (int i = 0; i < 3; ++i)
+    if (kernel.workgroupSize[i] != variant.workgroupSize[i])
+      return fail("has another workgroup size");
+  if (kernel.dynamicWorkgroupElementBytes !=
+          variant.dynamicWorkgroupElementBytes ||
+      kernel.staticWorkgroupBytes != variant.staticWorkgroupBytes)
+    return fail("has other workgroup memory");
+  if (kernel.args.size() != variant.args.size())
+    return fail("has another argument count");
+  for (size_t i = 0; i < kernel.args.size(); ++i) {
+    const ArgInfo &a = kernel.args[i], &v = variant.args[i];
+    bool same = a.scalarType == v.scalarType && a.size == v.size &&
+                a.rank == v.rank &&
+                (a.kind != v.kind || a.baseAlignment == v.baseAlignment);
+    // A memref may change from a descriptor to an address, never back.
+    bool kindOk =
+        a.kind == v.kind || (isAddressKind(v.kind) && !isAddressKind(a.kind) &&
+                             a.kind != ArgKind::Scalar);
+    if (!same || !kindOk)
+      return fail("takes argument " + std::to_string(i) + " otherwise");
+  }
+  return true;
 }
 
 bool kiln::container::checkArg(const ArgInfo &a, uint32_t pushConstantSize,
@@ -193,10 +240,11 @@ bool kiln::container::parse(const void *data, size_t size, ModuleInfo &module,
     return corrupt(error, "bad magic word");
   if (!r.word(version, "version", error))
     return false;
-  if (version != kVersion)
+  // Version 2 is version 3 without the workgroup memory fields.
+  if (version != kVersion && version != 2)
     return corrupt(error, "version " + std::to_string(version) +
-                              " is not the supported version " +
-                              std::to_string(kVersion));
+                              " is not a supported version (2 or " +
+                              std::to_string(kVersion) + ")");
   if (!r.word(module.indexBits, "index width", error))
     return false;
   if (module.indexBits != 32 && module.indexBits != 64)
@@ -253,8 +301,36 @@ bool kiln::container::parse(const void *data, size_t size, ModuleInfo &module,
         return corrupt(error, where + " " + why);
       k.args.push_back(a);
     }
+    if (version >= 3) {
+      if (!r.word(k.staticWorkgroupBytes, "static workgroup bytes", error) ||
+          !r.word(k.dynamicWorkgroupElementBytes,
+                  "dynamic workgroup element bytes", error) ||
+          !r.word(k.addressVariant, "address variant", error))
+        return false;
+      if (k.staticWorkgroupBytes > (1u << 30))
+        return corrupt(error, "kernel '" + k.name + "' has " +
+                                  std::to_string(k.staticWorkgroupBytes) +
+                                  " bytes of workgroup memory");
+      uint32_t e = k.dynamicWorkgroupElementBytes;
+      if (e != 0 && e != 1 && e != 2 && e != 4 && e != 8)
+        return corrupt(error, "kernel '" + k.name +
+                                  "' has dynamic workgroup elements of " +
+                                  std::to_string(e) + " bytes");
+    }
+    if (k.addressVariant > kernelCount)
+      return corrupt(error, "kernel '" + k.name + "' has address variant " +
+                                std::to_string(k.addressVariant) + " of " +
+                                std::to_string(kernelCount) + " kernels");
     module.kernels.push_back(std::move(k));
   }
+  for (const KernelInfo &k : module.kernels)
+    if (k.addressVariant) {
+      std::string why;
+      if (!checkAddressVariant(k, module.kernels[k.addressVariant - 1], why))
+        return corrupt(error, "kernel '" + k.name + "' has address variant '" +
+                                  module.kernels[k.addressVariant - 1].name +
+                                  "', which " + why);
+    }
   if (wordCount == 0)
     return corrupt(error, "no SPIR-V words");
   if (r.remaining() / 4 < wordCount || r.remaining() % 4)
@@ -277,7 +353,7 @@ bool kiln::container::parse(const void *data, size_t size, ModuleInfo &module,
   // Only the canonical encoding is accepted (every container written round-
   // trips byte for byte): padding and unused fields must be what write()
   // puts there, so no two byte strings mean the same module.
-  std::vector<uint8_t> canonical = write(module);
+  std::vector<uint8_t> canonical = encode(module, version);
   if (canonical.size() != size ||
       std::memcmp(canonical.data(), data, size) != 0) {
     size_t at = 0;

@@ -2,14 +2,16 @@
 
 #include "kiln/Target/SPIRV/Serialization.h"
 
-#include "kiln/Target/SPIRV/Container.h"
-#include "kiln/Target/SPIRV/TargetEnvs.h"
 #include "kiln/Dialect/Kiln/KernelABI.h"
+#include "kiln/Dialect/Kiln/KilnDialect.h"
+#include "kiln/Target/SPIRV/Container.h"
 #include "kiln/Target/SPIRV/Passes.h"
+#include "kiln/Target/SPIRV/TargetEnvs.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Target/SPIRV/Serialization.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -117,6 +119,36 @@ static LogicalResult copyBranchedConstructResults(spirv::ModuleOp module) {
   return success();
 }
 
+/// The bytes a workgroup variable of `type` takes, its members and elements
+/// packed (what its layout needs at least); none for a type without a size.
+static std::optional<uint64_t> workgroupBytes(Type type) {
+  if (type.isIntOrFloat())
+    return std::max<uint64_t>(type.getIntOrFloatBitWidth() / 8, 1);
+  if (auto vector = dyn_cast<VectorType>(type)) {
+    std::optional<uint64_t> e = workgroupBytes(vector.getElementType());
+    return e ? std::optional<uint64_t>(*e * vector.getNumElements())
+             : std::nullopt;
+  }
+  if (auto array = dyn_cast<spirv::ArrayType>(type)) {
+    std::optional<uint64_t> e = workgroupBytes(array.getElementType());
+    if (!e)
+      return std::nullopt;
+    uint64_t stride = std::max<uint64_t>(*e, array.getArrayStride());
+    return stride * array.getNumElements();
+  }
+  if (auto structType = dyn_cast<spirv::StructType>(type)) {
+    uint64_t total = 0;
+    for (Type member : structType.getElementTypes()) {
+      std::optional<uint64_t> m = workgroupBytes(member);
+      if (!m)
+        return std::nullopt;
+      total += *m;
+    }
+    return total;
+  }
+  return std::nullopt;
+}
+
 namespace {
 class SerializeSPIRVPass
     : public kiln::impl::KilnSerializeSPIRVBase<SerializeSPIRVPass> {
@@ -193,6 +225,12 @@ LogicalResult kiln::serializeSPIRVWords(spirv::ModuleOp spvModule,
   if (std::string error;
       failed(rewriteDebugPrintfCalls(words, printfFormats, error)))
     return spvModule.emitError("cannot emit debug printf: ") << error;
+  bool dynamicWorkgroup = false;
+  if (std::string error;
+      failed(specializeDynamicWorkgroupLength(words, dynamicWorkgroup, error)))
+    return spvModule.emitError("cannot size dynamic workgroup memory at "
+                               "launch: ")
+           << error;
   return success();
 }
 
@@ -239,6 +277,51 @@ LogicalResult SerializeSPIRVPass::serializeModule(gpu::GPUModuleOp gpuModule) {
              << "--target-env " << getValidatorEnvName(env) << "): " << log;
   }
   info.spirv.assign(words.begin(), words.end());
+  // The bytes of each workgroup variable but the dynamic array.
+  llvm::StringMap<uint64_t> workgroupVariables;
+  for (auto global : spvModule.getOps<spirv::GlobalVariableOp>()) {
+    auto ptr = cast<spirv::PointerType>(global.getType());
+    if (ptr.getStorageClass() != spirv::StorageClass::Workgroup)
+      continue;
+    Type pointee = ptr.getPointeeType();
+    if (auto wrapper = dyn_cast<spirv::StructType>(pointee);
+        wrapper && wrapper.getNumElements() == 1)
+      pointee = wrapper.getElementType(0);
+    auto array = dyn_cast<spirv::ArrayType>(pointee);
+    if (array && array.getNumElements() == container::kDynamicWorkgroupLength)
+      continue;
+    std::optional<uint64_t> bytes = workgroupBytes(ptr.getPointeeType());
+    if (!bytes)
+      return global.emitError("cannot size workgroup variable of type ")
+             << ptr.getPointeeType();
+    workgroupVariables[global.getSymName()] = *bytes;
+  }
+  // Those an entry point reaches, through the functions it calls.
+  SymbolTable spvSymbols(spvModule);
+  auto staticWorkgroupBytes = [&](StringRef entry) {
+    SmallVector<spirv::FuncOp> work;
+    llvm::SmallPtrSet<Operation *, 8> seen;
+    llvm::StringSet<> used;
+    if (auto fn = spvSymbols.lookup<spirv::FuncOp>(entry))
+      work.push_back(fn);
+    while (!work.empty()) {
+      spirv::FuncOp fn = work.pop_back_val();
+      if (!seen.insert(fn).second)
+        continue;
+      fn.walk([&](Operation *op) {
+        if (auto address = dyn_cast<spirv::AddressOfOp>(op))
+          used.insert(address.getVariable());
+        else if (auto call = dyn_cast<spirv::FunctionCallOp>(op))
+          if (auto callee = spvSymbols.lookup<spirv::FuncOp>(call.getCallee()))
+            work.push_back(callee);
+      });
+    }
+    uint64_t total = 0;
+    for (const auto &v : workgroupVariables)
+      if (used.contains(v.getKey()))
+        total += v.getValue();
+    return uint32_t(std::min<uint64_t>(total, 1u << 30));
+  };
 
   for (auto fn : gpuModule.getOps<gpu::GPUFuncOp>()) {
     if (!fn.isKernel())
@@ -258,8 +341,36 @@ LogicalResult SerializeSPIRVPass::serializeModule(gpu::GPUModuleOp gpuModule) {
         kernel.workgroupSize[i] = s;
     kernel.pushConstantSize = abi->pushConstantSize;
     kernel.args = abi->args;
+    kernel.staticWorkgroupBytes = staticWorkgroupBytes(kernel.name);
+    if (auto bytes = fn->getAttrOfType<IntegerAttr>(
+            "kiln_dynamic_workgroup_element_bytes"))
+      kernel.dynamicWorkgroupElementBytes = bytes.getInt();
     info.indexBits = abi->indexBits;
     info.kernels.push_back(std::move(kernel));
+  }
+  // Address variants by their index (plus one).
+  for (auto fn : gpuModule.getOps<gpu::GPUFuncOp>()) {
+    auto variant =
+        fn->getAttrOfType<FlatSymbolRefAttr>(kAddressVariantAttrName);
+    if (!variant)
+      continue;
+    auto named = [&](StringRef name) {
+      return llvm::find_if(info.kernels, [&](const container::KernelInfo &k) {
+        return k.name == name;
+      });
+    };
+    auto kernel = named(fn.getName()), target = named(variant.getValue());
+    if (kernel == info.kernels.end() || target == info.kernels.end())
+      return fn.emitError("kernel '")
+             << fn.getName() << "' names address variant " << variant
+             << ", which is not a kernel of GPU module '" << gpuModule.getName()
+             << "'";
+    kernel->addressVariant = uint32_t(target - info.kernels.begin()) + 1;
+    std::string why;
+    if (!container::checkAddressVariant(*kernel, *target, why))
+      return fn.emitError("kernel '")
+             << fn.getName() << "' has address variant " << variant
+             << ", which " << why;
   }
   if (info.kernels.empty())
     return gpuModule.emitError("GPU module '")

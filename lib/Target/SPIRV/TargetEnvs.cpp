@@ -20,10 +20,11 @@ struct Profile {
 
 // Vulkan 1.3 with the 8/16/64-bit types, 8/16-bit storage, int64 atomics,
 // buffer device addresses, every subgroup operation class but clustered and
-// NaNs, infinities and signed zeros kept (float controls):
-// the version, capabilities and
-// extensions of the `desktop` and `lavapipe` profiles.
-#define KILN_VULKAN_1_3_FULL_VCE                                               \
+// NaNs, infinities and signed zeros kept (float controls): the version,
+// capabilities and extensions of the `desktop` profile; `lavapipe` and
+// `spirv-cpu` add float atomic add (`extraCaps`, `extraExts`: "" or a list
+// starting with a comma).
+#define KILN_VULKAN_1_3_FULL_VCE(extraCaps, extraExts)                         \
   "#spirv.target_env<#spirv.vce<v1.6, [Shader, Float16, Float64, Int8, "       \
   "Int16, Int64, Int64Atomics, StorageBuffer8BitAccess, "                      \
   "UniformAndStorageBuffer8BitAccess, StoragePushConstant8, "                  \
@@ -32,10 +33,16 @@ struct Profile {
   "GroupNonUniformBallot, GroupNonUniformShuffle, "                            \
   "GroupNonUniformShuffleRelative, GroupNonUniformQuad, DotProduct, "          \
   "DotProductInputAll, DotProductInput4x8Bit, DotProductInput4x8BitPacked, "   \
-  "PhysicalStorageBufferAddresses, SignedZeroInfNanPreserve], "                \
+  "PhysicalStorageBufferAddresses, SignedZeroInfNanPreserve" extraCaps "], "   \
   "[SPV_KHR_storage_buffer_storage_class, SPV_KHR_8bit_storage, "              \
   "SPV_KHR_16bit_storage, SPV_KHR_integer_dot_product, "                       \
-  "SPV_KHR_physical_storage_buffer]>, api=Vulkan, "
+  "SPV_KHR_physical_storage_buffer" extraExts "]>, api=Vulkan, "
+
+// 32-bit float atomic add, on buffers and workgroup memory (lavapipe has
+// VK_EXT_shader_atomic_float's shaderBufferFloat32AtomicAdd and
+// shaderSharedFloat32AtomicAdd).
+#define KILN_FLOAT32_ATOMIC_ADD ", AtomicFloat32AddEXT"
+#define KILN_FLOAT_ATOMIC_ADD_EXT ", SPV_EXT_shader_atomic_float_add"
 
 // Limits are the Vulkan core minimums unless the profile names a device.
 // docs/target-envs.md lists what each profile holds and why.
@@ -66,26 +73,38 @@ static const Profile kProfiles[] = {
     // 8/16/64-bit types and storage, int64 atomics and every subgroup operation
     // class but clustered; no fixed subgroup size. The portable test bundle is
     // compiled for it.
-    {"desktop", KILN_VULKAN_1_3_FULL_VCE
-     "#spirv.resource_limits<max_compute_shared_memory_size = 32768, "
-     "max_compute_workgroup_invocations = 1024, "
-     "max_compute_workgroup_size = [1024, 1024, 64]>>"},
+    {"desktop",
+     KILN_VULKAN_1_3_FULL_VCE(
+         "",
+         "") "#spirv.resource_limits<max_compute_shared_memory_size = 32768, "
+             "max_compute_workgroup_invocations = 1024, "
+             "max_compute_workgroup_size = [1024, 1024, 64]>>"},
     // Mesa 22.3's lavapipe (llvmpipe, 256-bit vectors): Vulkan 1.3 with the
     // 8/16/64-bit types, 8/16-bit storage, int64 atomics and every subgroup
-    // operation class but clustered.
-    {"lavapipe", KILN_VULKAN_1_3_FULL_VCE
-     "#spirv.resource_limits<max_compute_shared_memory_size = 32768, "
-     "max_compute_workgroup_invocations = 1024, "
-     "max_compute_workgroup_size = [1024, 1024, 1024], subgroup_size = 8, "
-     "min_subgroup_size = 8, max_subgroup_size = 8>>"},
+    // operation class but clustered, and 32-bit float atomic add.
+    {"lavapipe",
+     KILN_VULKAN_1_3_FULL_VCE(
+         KILN_FLOAT32_ATOMIC_ADD,
+         KILN_FLOAT_ATOMIC_ADD_EXT) "#spirv.resource_limits<max_compute_shared_"
+                                    "memory_size = 32768, "
+                                    "max_compute_workgroup_invocations = 1024, "
+                                    "max_compute_workgroup_size = [1024, 1024, "
+                                    "1024], subgroup_size = 8, "
+                                    "min_subgroup_size = 8, max_subgroup_size "
+                                    "= 8>>"},
     // Kiln's spirv-cpu target (docs/spirv-cpu.md): what lavapipe offers, with
     // the same 8-wide subgroups, and no fixed limit on workgroup memory but
     // the one a CPU's stack-free design makes cheap.
-    {"spirv-cpu", KILN_VULKAN_1_3_FULL_VCE
-     "#spirv.resource_limits<max_compute_shared_memory_size = 65536, "
-     "max_compute_workgroup_invocations = 1024, "
-     "max_compute_workgroup_size = [1024, 1024, 1024], subgroup_size = 8, "
-     "min_subgroup_size = 8, max_subgroup_size = 8>>"},
+    {"spirv-cpu",
+     KILN_VULKAN_1_3_FULL_VCE(
+         KILN_FLOAT32_ATOMIC_ADD ", AtomicFloat64AddEXT",
+         KILN_FLOAT_ATOMIC_ADD_EXT) "#spirv.resource_limits<max_compute_shared_"
+                                    "memory_size = 65536, "
+                                    "max_compute_workgroup_invocations = 1024, "
+                                    "max_compute_workgroup_size = [1024, 1024, "
+                                    "1024], subgroup_size = 8, "
+                                    "min_subgroup_size = 8, max_subgroup_size "
+                                    "= 8>>"},
 };
 
 ArrayRef<StringRef> kiln::getTargetEnvProfileNames() {

@@ -26,8 +26,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExtendedOps.h"
 #include "kiln/Conversion/Unconvertible.h"
 #include "kiln/Runtime/SPIRVCPUABI.h"
+#include "kiln/Target/SPIRV/Container.h"
 #include "kiln/Target/SPIRV/Serialization.h"
 #include "kiln/Target/SPIRVCPU/Passes.h"
 
@@ -94,6 +96,8 @@ struct ModuleState {
   bool usesBarrier = false;
   bool usesSubgroupOps = false;
   bool checked = false;
+  /// The module has dynamic workgroup memory: the last workgroup variable.
+  bool dynamicWorkgroup = false;
   /// gpu.printf formats, by debug printf stub (kiln/Target/SPIRV/Serialization.h).
   SmallVector<std::string> printfFormats;
   /// Prefix of the symbols this module adds to the host module.
@@ -782,9 +786,21 @@ LogicalResult SPIRVToCPUPass::checkSupported(spirv::ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
+/// The array (alone or wrapped in a struct) whose length
+/// container::kDynamicWorkgroupLength marks dynamic workgroup memory.
+static bool isDynamicWorkgroupArray(Type type) {
+  if (auto wrapper = dyn_cast<spirv::StructType>(type);
+      wrapper && wrapper.getNumElements() == 1)
+    type = wrapper.getElementType(0);
+  auto array = dyn_cast<spirv::ArrayType>(type);
+  return array &&
+         array.getNumElements() == kiln::container::kDynamicWorkgroupLength;
+}
+
 LogicalResult SPIRVToCPUPass::placeGlobals(spirv::ModuleOp module,
                                            gpu::GPUModuleOp gpuModule,
                                            ModuleState &state) {
+  spirv::GlobalVariableOp dynamicGlobal;
   LLVMTypeConverter converter(&getContext());
   populateSPIRVToLLVMTypeConversion(converter);
   DataLayout layout(getOperation());
@@ -847,6 +863,12 @@ LogicalResult SPIRVToCPUPass::placeGlobals(spirv::ModuleOp module,
       place = {Place::PushConstants};
       break;
     case spirv::StorageClass::Workgroup: {
+      if (isDynamicWorkgroupArray(ptrType.getPointeeType())) {
+        if (dynamicGlobal)
+          return global.emitError("a second dynamic workgroup array");
+        dynamicGlobal = global;
+        continue;
+      }
       FailureOr<uint32_t> offset =
           placeIn(state.workgroupBytes, ptrType.getPointeeType());
       if (failed(offset))
@@ -879,6 +901,20 @@ LogicalResult SPIRVToCPUPass::placeGlobals(spirv::ModuleOp module,
              << spirv::stringifyStorageClass(storage);
     }
     state.globals[name] = place;
+  }
+  // Dynamic workgroup memory after the rest, 16-byte aligned, sized by the
+  // launch.
+  if (dynamicGlobal) {
+    state.workgroupBytes = llvm::alignTo(state.workgroupBytes, 16);
+    std::string description;
+    llvm::raw_string_ostream os(description);
+    os << "dynamic workgroup memory (workgroup variable "
+       << state.workgroupVars.size() << ")";
+    state.globals[dynamicGlobal.getSymName()] = {
+        Place::Workgroup, uint32_t(state.workgroupVars.size()),
+        state.workgroupBytes};
+    state.workgroupVars.push_back({state.workgroupBytes, 0, description});
+    state.dynamicWorkgroup = true;
   }
   return success();
 }
@@ -1209,10 +1245,11 @@ void SPIRVToCPUPass::emitRegistration(
                    });
 
     std::string descName = kprefix + "_desc";
-    uint32_t flags = (state.usesBarrier ? uint32_t(abi::kUsesBarrier) : 0u) |
-                     (state.usesSubgroupOps ? uint32_t(abi::kUsesSubgroupOps)
-                                            : 0u) |
-                     (state.checked ? uint32_t(abi::kChecked) : 0u);
+    uint32_t flags =
+        (state.usesBarrier ? uint32_t(abi::kUsesBarrier) : 0u) |
+        (state.usesSubgroupOps ? uint32_t(abi::kUsesSubgroupOps) : 0u) |
+        (state.checked ? uint32_t(abi::kChecked) : 0u) |
+        (state.dynamicWorkgroup ? uint32_t(abi::kDynamicWorkgroup) : 0u);
     defineConstant(descName, descType, [&](Fields &f) {
       uint32_t counts[] = {abi::kABIVersion,
                            flags,
@@ -1390,6 +1427,7 @@ LogicalResult SPIRVToCPUPass::convertModule(gpu::GPUModuleOp gpuModule) {
            AtomicCompareExchangePattern<spirv::AtomicCompareExchangeWeakOp>>(
           converter, ctx, /*benefit=*/10);
   populateSubgroupPatterns(converter, patterns, state);
+  kiln::populateSPIRVCPUExtendedOpPatterns(converter, patterns);
 
   ConversionTarget target(*ctx);
   target.addIllegalDialect<spirv::SPIRVDialect>();

@@ -55,11 +55,17 @@ for case, case_runs in cases.items():
         assert abs(aggregates["fastest"]["real_time"] - min(times)) <= 1e-6 * min(times)
         median = statistics.median(times)
         assert abs(aggregates["median"]["real_time"] - median) <= 1e-6 * median
-    if variant != "kiln":
+    if variant not in ("kiln", "kiln_address"):
         assert all(r["ratio_paired"] == 0 for r in case_runs), case
         continue
-    reference = "/".join((kernel, "cuda" if backend == "cuda" else "glsl",
-                          backend, size))
+    # Kiln's kernel against the hand-written one; its address-bound build
+    # against Kiln's kernel.
+    if variant == "kiln_address":
+        assert backend == "vulkan" and kernel.endswith("_f32"), case
+        reference = "/".join((kernel, "kiln", backend, size))
+    else:
+        reference = "/".join((kernel, "cuda" if backend == "cuda" else "glsl",
+                              backend, size))
     ref_times = [r["real_time"] for r in sorted(
         (r for r in cases[reference] if r["run_type"] == "iteration"),
         key=lambda r: r["repetition_index"])]

@@ -1,5 +1,6 @@
 // RUN: kiln-opt %s --kiln-spirv-kernel-abi=buffer-device-address=always --kiln-convert-gpu-to-spirv | FileCheck %s
 // RUN: kiln-opt %s --kiln-spirv-kernel-abi --kiln-convert-gpu-to-spirv | FileCheck %s --check-prefix=AUTO
+// RUN: kiln-opt %s --kiln-spirv-kernel-abi=buffer-device-address=never --kiln-convert-gpu-to-spirv | FileCheck %s --check-prefix=NEVER
 // RUN: kiln-compile %s --emit=spirv --buffer-device-address=always -o %t.spv
 // RUN: spirv-val --target-env vulkan1.2 %t.spv
 // RUN: spirv-dis %t.spv | FileCheck %s --check-prefix=SERIALIZED
@@ -24,12 +25,17 @@
 // CHECK-NOT: StorageBuffer>
 // CHECK: gpu.func @k(%{{.*}}: memref<?xf32>, %{{.*}}: memref<16xi32>, %{{.*}}: f32) kernel attributes {kiln.abi = #kiln.kernel_abi<index_bits = 32, push_constant_size = 36, args = [#kiln.arg<strided_address, size = 4, rank = 1, push_constant_offset = 0>, #kiln.arg<address, size = 4, rank = 1, push_constant_offset = 24>, #kiln.arg<scalar, type = f32, size = 4, push_constant_offset = 32>]>
 
-// Under `auto` these small buffers stay descriptors, and the module keeps
-// the Logical addressing model although its target env allows addresses.
-// AUTO: spirv.module @__spv__m Logical GLSL450
-// AUTO-NOT: ConvertUToPtr
+// Under `auto` @k binds its buffers by descriptor; its address variant binds
+// the dynamic one by address (and the static one by descriptor), so the
+// module has the PhysicalStorageBuffer64 addressing model. The Logical
+// model stays for modules without variants (`never` here).
+// AUTO: spirv.module @__spv__m PhysicalStorageBuffer64 GLSL450
 // AUTO: spirv.func @k(%{{.*}}: !spirv.ptr<!spirv.struct<(!spirv.array<16 x i32, stride=4> [0])>, StorageBuffer> {spirv.interface_var_abi = #spirv.interface_var_abi<(0, 1)>}, %{{.*}}: !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer> {spirv.interface_var_abi = #spirv.interface_var_abi<(0, 0)>})
 // AUTO-NOT: ConvertUToPtr
+// AUTO: spirv.func @k__kiln_by_address(%{{.*}}: !spirv.ptr<!spirv.struct<(!spirv.array<16 x i32, stride=4> [0])>, StorageBuffer> {spirv.interface_var_abi = #spirv.interface_var_abi<(0, 0)>})
+// AUTO: spirv.ConvertUToPtr %{{.*}} : i64 to !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, PhysicalStorageBuffer>
+// NEVER: spirv.module @__spv__m Logical GLSL450
+// NEVER-NOT: ConvertUToPtr
 
 // The serialized module declares the KHR extension, which Vulkan 1.2's
 // bufferDeviceAddress offers (spirv-update-vce picks the EXT one).

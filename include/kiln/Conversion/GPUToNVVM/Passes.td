@@ -78,7 +78,7 @@ def KilnCheckCUDALimits
 }
 
 def KilnLowerShuffle : Pass<"kiln-lower-shuffle", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Lower gpu.shuffle to warp shuffles with MLIR's semantics";
+  let summary = "Lower gpu.shuffle, gpu.rotate and gpu.subgroup_broadcast to warp shuffles";
   let description = [{
     Every `gpu.shuffle` becomes `nvvm.shfl.sync` over the active lanes
     (`llvm.nvvm.activemask`) in 32-bit pieces (narrower values widened,
@@ -90,6 +90,11 @@ def KilnLowerShuffle : Pass<"kiln-lower-shuffle", "::mlir::gpu::GPUModuleOp"> {
     lane with `idx`. MLIR's own lowering takes `width` as the member mask,
     so lanes at or above it execute a shuffle that leaves them out, and
     `up` is valid on the wrong lanes.
+
+    `gpu.rotate` reads lane `((k + offset) mod width) + (k - k mod width)`,
+    valid where k < width; `gpu.subgroup_broadcast` reads the given lane, or
+    the lowest active one (the lowest set bit of activemask). MLIR 22's
+    convert-gpu-to-nvvm lowers neither.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::LLVM::LLVMDialect",

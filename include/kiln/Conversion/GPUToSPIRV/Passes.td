@@ -86,7 +86,8 @@ def KilnSPIRVKernelABI : Pass<"kiln-spirv-kernel-abi", "::mlir::ModuleOp"> {
     Option<"bufferDeviceAddress", "buffer-device-address", "std::string",
            /*default=*/"\"auto\"",
            "Memref arguments bound by buffer device address: never, auto "
-           "(static sizes above 128 MiB) or always">,
+           "(static sizes above 128 MiB; dynamic ones in an address "
+           "variant of the kernel) or always">,
   ];
 }
 

@@ -45,9 +45,22 @@ constexpr llvm::StringLiteral kAddressFieldAttr = "kiln.address_field";
 constexpr llvm::StringLiteral kDebugPrintfFormatsAttr =
     "kiln.debug_printf_formats";
 
+/// On a kernel: the symbol of its address variant, the clone of it that
+/// binds every memref argument of unknown extent by device address (made by
+/// kiln-spirv-kernel-abi under buffer-device-address=auto; the runtime
+/// launches it when a buffer exceeds the device's descriptor range).
+constexpr llvm::StringLiteral kAddressVariantAttrName = "kiln.address_variant";
+/// On an address variant: the symbol of the kernel it stands in for.
+constexpr llvm::StringLiteral kAddressVariantOfAttrName =
+    "kiln.address_variant_of";
+/// How an address variant's name ends (the kernel's name, this, and a
+/// number if that name is taken).
+constexpr llvm::StringLiteral kAddressVariantSuffix = "__kiln_by_address";
+
 constexpr llvm::StringLiteral kInternalAttrNames[] = {
-    kVectorComponentsAttr, kPushConstantFieldsAttr, kAddressArgsAttr,
-    kAddressFieldAttr, kDebugPrintfFormatsAttr};
+    kVectorComponentsAttr,    kPushConstantFieldsAttr, kAddressArgsAttr,
+    kAddressFieldAttr,        kDebugPrintfFormatsAttr, kAddressVariantAttrName,
+    kAddressVariantOfAttrName};
 
 } // namespace kiln
 

@@ -27,7 +27,17 @@ constexpr uint32_t kMagic = 0x4E4C494B;
 /// an argument below its first element, or at an address its vectors do not
 /// divide, and the kernel would read the wrong elements, so it must refuse
 /// it.
-constexpr uint32_t kVersion = 2;
+/// Version 3 added each kernel's workgroup memory (static bytes, and the
+/// element size of its dynamic workgroup array); parse reads version 2 too,
+/// as kernels without dynamic workgroup memory.
+constexpr uint32_t kVersion = 3;
+/// The array length that marks a kernel's dynamic workgroup memory
+/// (gpu.dynamic_shared_memory) in the SPIR-V Kiln's conversion emits: the
+/// serializer turns that length into a specialization constant with
+/// kDynamicWorkgroupSpecId, which the runtime sets at each launch from the
+/// launch's dynamic shared memory size.
+constexpr uint32_t kDynamicWorkgroupLength = 16777213;
+constexpr uint32_t kDynamicWorkgroupSpecId = 4096;
 /// Marks an argument with no push-constant data.
 constexpr uint32_t kNoPushConstant = 0xFFFFFFFFu;
 /// The first word of every SPIR-V module.
@@ -155,6 +165,19 @@ struct KernelInfo {
   /// Bytes of the push-constant block (0 when the kernel has none).
   uint32_t pushConstantSize = 0;
   std::vector<ArgInfo> args;
+  /// Bytes of the module's workgroup variables other than the dynamic one
+  /// (what every launch of the kernel takes before its dynamic memory).
+  uint32_t staticWorkgroupBytes = 0;
+  /// Bytes of one element of the kernel's dynamic workgroup array, whose
+  /// length is specialization constant kDynamicWorkgroupSpecId; 0 when the
+  /// kernel has no dynamic workgroup memory.
+  uint32_t dynamicWorkgroupElementBytes = 0;
+  /// The kernel's address variant (docs/abi.md): the index in the module's
+  /// kernels plus one of a kernel taking the same arguments with every
+  /// memref of unknown extent bound by device address, which the runtime
+  /// launches when such a buffer exceeds the device's descriptor range; 0
+  /// when it has none.
+  uint32_t addressVariant = 0;
 };
 
 struct ModuleInfo {
@@ -177,6 +200,13 @@ std::vector<uint8_t> write(const ModuleInfo &module);
 /// message that names the field that is truncated or corrupt.
 bool parse(const void *data, size_t size, ModuleInfo &module,
            std::string &error);
+
+/// Checks that `variant` can stand in for `kernel` as its address variant:
+/// the same workgroup size and memory, and the same arguments but for
+/// memrefs bound by address instead of by descriptor. On failure returns
+/// false with `why` ("has ...", "takes ...").
+bool checkAddressVariant(const KernelInfo &kernel, const KernelInfo &variant,
+                         std::string &why);
 
 /// Checks one argument of a kernel whose push-constant block has
 /// `pushConstantSize` bytes and whose index fields have `indexBits` bits:

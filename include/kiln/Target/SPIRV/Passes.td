@@ -55,6 +55,20 @@ def KilnSPIRVFloatControls
   }];
 }
 
+def KilnSPIRVBuiltinCapabilities
+    : Pass<"kiln-spirv-builtin-capabilities", "::mlir::spirv::ModuleOp"> {
+  let summary = "Declare the capabilities the module's built-ins need";
+  let description = [{
+    `spirv-update-vce` derives a module's capabilities from its ops and
+    types, not from the built-in variables it reads: a kernel that reads
+    `gpu.lane_id`, `gpu.subgroup_id`, `gpu.num_subgroups` or
+    `gpu.subgroup_size` without any group instruction declared no
+    `GroupNonUniform`, and spirv-val refused it. This pass adds the
+    capability (and SPIR-V 1.3) to the module's VCE triple where such a
+    built-in is read and the target env allows it.
+  }];
+}
+
 def KilnSerializeSPIRV : Pass<"kiln-serialize-spirv", "::mlir::ModuleOp"> {
   let summary = "Validate and serialize nested spirv.modules into gpu.binary";
   let description = [{

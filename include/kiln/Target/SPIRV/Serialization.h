@@ -35,9 +35,20 @@ rewriteDebugPrintfCalls(llvm::SmallVectorImpl<uint32_t> &words,
                         llvm::ArrayRef<std::string> formats,
                         std::string &error);
 
+/// Makes the length of the dynamic workgroup array (an OpConstant of
+/// container::kDynamicWorkgroupLength used as an OpTypeArray's length) an
+/// OpSpecConstant with SpecId container::kDynamicWorkgroupSpecId and default
+/// 1; `found` says whether there was one. Fails, with `error` set, when the
+/// constant is also used as a value.
+mlir::LogicalResult
+specializeDynamicWorkgroupLength(llvm::SmallVectorImpl<uint32_t> &words,
+                                 bool &found, std::string &error);
+
 /// Serializes `module` as `--kiln-serialize-spirv` does, before validation:
 /// completes its (version, capabilities, extensions) for the target env and
-/// turns the debug printf stubs into NonSemantic.DebugPrintf instructions.
+/// turns the debug printf stubs into NonSemantic.DebugPrintf instructions
+/// and the length of dynamic workgroup memory into a specialization
+/// constant.
 /// `module` is not changed: upstream's serializer rewrites the uses of
 /// structured-construct results, so it serializes a copy, in which every
 /// such result that a branch passes on is first copied by an identity
