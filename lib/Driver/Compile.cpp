@@ -414,7 +414,10 @@ int Compilation::writeDeviceCode(ModuleOp module) {
     StringRef name = binary.getName();
     if (name.empty() || name.starts_with(".") ||
         name.find_first_of("/\\") != StringRef::npos ||
-        llvm::any_of(name, [](char c) { return c < 0x20 || c == 0x7f; })) {
+        llvm::any_of(name, [](char c) {
+          auto u = static_cast<unsigned char>(c);
+          return u < 0x20 || u == 0x7f;
+        })) {
       binary.emitError("GPU module name '")
           << name
           << "' cannot name an output file (it holds a path separator, "

@@ -6,8 +6,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -15,6 +15,8 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
@@ -22,6 +24,8 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
+
+#include <unistd.h>
 
 using namespace mlir;
 using namespace kiln;
@@ -462,11 +466,40 @@ LogicalResult aot::linkExecutable(StringRef objectFile, StringRef output,
     libraries.push_back(path.str().str());
   }
 
-  // Link into a temporary next to the output: nothing partial is left at
-  // `output` when linking fails.
+  // Link into a temporary next to the output, renamed over it at the end:
+  // nothing partial is left at `output` when linking fails. A symbolic link
+  // is followed (the file it names is written, the link stays), and what is
+  // not a regular file (/dev/null, a pipe) is written into, never replaced.
+  SmallString<256> target(output);
+  llvm::sys::fs::file_status st;
+  for (int links = 0; !llvm::sys::fs::status(target, st, /*Follow=*/false) &&
+                      st.type() == llvm::sys::fs::file_type::symlink_file;
+       ++links) {
+    char buffer[4096];
+    ssize_t n = ::readlink(target.c_str(), buffer, sizeof(buffer));
+    if (n <= 0 || n == ssize_t(sizeof(buffer)) || links == 40) {
+      error = "cannot follow the symbolic link '" + output.str() + "'";
+      return failure();
+    }
+    StringRef next(buffer, size_t(n));
+    if (llvm::sys::path::is_absolute(next)) {
+      target = next;
+    } else {
+      llvm::sys::path::remove_filename(target);
+      llvm::sys::path::append(target, next);
+    }
+  }
+  bool special = !llvm::sys::fs::status(target, st) &&
+                 st.type() != llvm::sys::fs::file_type::regular_file;
+  if (special && st.type() == llvm::sys::fs::file_type::directory_file) {
+    error = "cannot write '" + output.str() + "': it is a directory";
+    return failure();
+  }
   SmallString<256> temporary;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
-          output + ".link-%%%%%%", temporary)) {
+  if (std::error_code ec = special ? llvm::sys::fs::createTemporaryFile(
+                                         "kiln-link", "exe", temporary)
+                                   : llvm::sys::fs::createUniqueFile(
+                                         target + ".link-%%%%%%", temporary)) {
     error = "cannot create a file next to '" + output.str() +
             "': " + ec.message();
     return failure();
@@ -497,10 +530,30 @@ LogicalResult aot::linkExecutable(StringRef objectFile, StringRef output,
                         : "exited with status " + std::to_string(status));
     return failure();
   }
-  if (std::error_code ec = llvm::sys::fs::rename(temporary, output)) {
-    llvm::sys::fs::remove(temporary);
+  llvm::FileRemover removeTemporary(temporary);
+  if (special) {
+    auto linked = llvm::MemoryBuffer::getFile(temporary, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    std::error_code ec = linked.getError();
+    if (!ec) {
+      llvm::raw_fd_ostream os(target, ec, llvm::sys::fs::OF_None);
+      if (!ec) {
+        os << (*linked)->getBuffer();
+        os.close();
+        if (os.has_error())
+          ec = os.error();
+      }
+    }
+    if (ec) {
+      error = "cannot write '" + output.str() + "': " + ec.message();
+      return failure();
+    }
+    return success();
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temporary, target)) {
     error = "cannot write '" + output.str() + "': " + ec.message();
     return failure();
   }
+  removeTemporary.releaseFile();
   return success();
 }
