@@ -281,7 +281,6 @@ private:
   int fail(const llvm::Twine &message) { return reportError(tool, message); }
   int checkOptions();
   std::string outputStem() const;
-  int writeText(StringRef path, StringRef text);
   int writeDeviceCode(ModuleOp module);
   int writeDeviceFiles(ArrayRef<std::pair<std::string, std::string>> files);
   int compileHost(ModuleOp module, TimingScope &timing);
@@ -391,17 +390,6 @@ std::string Compilation::outputStem() const {
   if (options.input == "-")
     return "a";
   return llvm::sys::path::stem(options.input).str();
-}
-
-/// Writes `text` to `path` whole or not at all.
-int Compilation::writeText(StringRef path, StringRef text) {
-  std::string error;
-  auto out = openOutputFile(path, &error);
-  if (!out)
-    return fail(error);
-  out->os() << text;
-  out->keep();
-  return 0;
 }
 
 /// The device code of every gpu.binary: SPIR-V words or the container
@@ -605,9 +593,20 @@ int Compilation::run(rt::Runtime *runtime) {
       if (failed(runProgramPipeline(*module, target, scope)))
         return 1;
     }
+    // The header's file is opened before any output is written, so that a
+    // header that cannot be written leaves no object or executable behind
+    // (and a failed compilation no header).
+    std::unique_ptr<llvm::ToolOutputFile> header;
+    if (!options.header.empty() &&
+        !(header = openOutputFile(options.header, &error)))
+      return fail(error);
     if (int status = compileHost(*module, timing))
       return status;
-    return options.header.empty() ? 0 : writeText(options.header, headerText);
+    if (header) {
+      header->os() << headerText;
+      header->keep();
+    }
+    return 0;
   }
 
   {

@@ -28,6 +28,34 @@ bool mayBeHostMemory(Value value) {
   return true;
 }
 
+/// The first synchronous gpu.wait in `launch`'s block that waits for
+/// `token`, directly or through the async ops that depend on it; null when
+/// there is none there.
+static gpu::WaitOp hostWaitFor(Value token, Operation *launch) {
+  gpu::WaitOp first;
+  SmallVector<Value> work{token};
+  llvm::SmallPtrSet<Value, 8> seen;
+  while (!work.empty()) {
+    Value t = work.pop_back_val();
+    if (!seen.insert(t).second)
+      continue;
+    for (Operation *user : t.getUsers()) {
+      auto wait = dyn_cast<gpu::WaitOp>(user);
+      if (wait && !wait.getAsyncToken()) {
+        if (wait->getBlock() == launch->getBlock() &&
+            launch->isBeforeInBlock(wait) &&
+            (!first || wait->isBeforeInBlock(first)))
+          first = wait;
+        continue;
+      }
+      if (auto async = dyn_cast<gpu::AsyncOpInterface>(user))
+        if (Value next = async.getAsyncToken())
+          work.push_back(next);
+    }
+  }
+  return first;
+}
+
 class RegisterHostMemRefsPass
     : public kiln::impl::KilnRegisterHostMemRefsBase<RegisterHostMemRefsPass> {
 public:
@@ -56,11 +84,17 @@ public:
       if (registered.empty())
         continue;
       builder.setInsertionPointAfter(launch);
-      // The memory stays registered until the kernel is done with it: an
-      // async launch is waited for here.
-      if (Value token = launch.getAsyncToken())
-        gpu::WaitOp::create(builder, launch.getLoc(), Type(),
-                            ValueRange{token});
+      // The memory stays registered until the kernel is done with it: after
+      // the program's own host wait for an async launch, where it has one
+      // in the same block; else a wait here. (A second wait on the token
+      // would synchronize and destroy its stream twice.)
+      if (Value token = launch.getAsyncToken()) {
+        if (gpu::WaitOp wait = hostWaitFor(token, launch))
+          builder.setInsertionPointAfter(wait);
+        else
+          gpu::WaitOp::create(builder, launch.getLoc(), Type(),
+                              ValueRange{token});
+      }
       for (Value cast : registered)
         gpu::HostUnregisterOp::create(builder, launch.getLoc(), cast);
     }

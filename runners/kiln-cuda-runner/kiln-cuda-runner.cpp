@@ -13,6 +13,7 @@
 #include "../RunnerMain.h"
 #include "kiln/Driver/CommandLine.h"
 #include "kiln/Driver/Compile.h"
+#include "kiln/Driver/LargeStack.h"
 #include "kiln/Driver/Run.h"
 #include "kiln/Pipelines/Pipelines.h"
 #include "kiln/Runtime/CUDARuntime.h"
@@ -68,7 +69,7 @@ static llvm::cl::opt<bool> printChip(
     llvm::cl::desc("Print the chosen device's chip (sm_XX) and exit"),
     llvm::cl::cat(runnerCategory));
 
-int main(int argc, char **argv) {
+static int toolMain(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   kiln::driver::RunnerCommandLine runner(runCategory);
   static const llvm::StringRef examples[] = {
@@ -112,4 +113,8 @@ int main(int argc, char **argv) {
   };
   return kiln::driver::run(runner.options(argv[0], "libkiln_cuda_runtime.so"),
                            lower, tool.name);
+}
+
+int main(int argc, char **argv) {
+  return kiln::driver::onLargeStack([&] { return toolMain(argc, argv); });
 }

@@ -12,6 +12,7 @@
 #include "../RunnerMain.h"
 #include "kiln/Driver/CommandLine.h"
 #include "kiln/Driver/Compile.h"
+#include "kiln/Driver/LargeStack.h"
 #include "kiln/Driver/Run.h"
 #include "kiln/Pipelines/Pipelines.h"
 #include "kiln/Runtime/SPIRVCPURuntime.h"
@@ -104,7 +105,7 @@ static std::string deviceTargetEnv() {
   return text;
 }
 
-int main(int argc, char **argv) {
+static int toolMain(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   kiln::driver::RunnerCommandLine runner(runCategory);
   static const llvm::StringRef examples[] = {
@@ -151,4 +152,8 @@ int main(int argc, char **argv) {
   return kiln::driver::run(
       runner.options(argv[0], "libkiln_spirv_cpu_runtime.so"), lower,
       tool.name);
+}
+
+int main(int argc, char **argv) {
+  return kiln::driver::onLargeStack([&] { return toolMain(argc, argv); });
 }

@@ -56,17 +56,50 @@ func.func @views(%o: index) {
   return
 }
 
-// An async launch is waited for before the memory is unregistered.
+// An async launch is waited for before the memory is unregistered: after
+// the program's own host wait for it (directly or through the async ops
+// that depend on it), or, where the block has none, a wait of its own. The
+// token is waited for once: each wait on it synchronizes and destroys its
+// stream.
 // CHECK-LABEL: func.func @async
 // CHECK: gpu.host_register
 // CHECK-NEXT: %[[T:.*]] = gpu.launch_func async
 // CHECK-NEXT: gpu.wait [%[[T]]]
 // CHECK-NEXT: gpu.host_unregister
+// CHECK-NOT: gpu.wait
+// CHECK: return
 func.func @async(%m: memref<16xf32>) {
   %c1 = arith.constant 1 : index
   %t0 = gpu.wait async
   %t = gpu.launch_func async [%t0] @k::@two blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<16xf32>, %m : memref<16xf32>)
   gpu.wait [%t]
   return
+}
+
+// CHECK-LABEL: func.func @through_memcpy
+// CHECK: %[[T:.*]] = gpu.launch_func async
+// CHECK-NEXT: %[[C:.*]] = gpu.memcpy async [%[[T]]]
+// CHECK-NEXT: gpu.wait [%[[C]]]
+// CHECK-NEXT: gpu.host_unregister
+// CHECK-NOT: gpu.wait
+// CHECK: return
+func.func @through_memcpy(%m: memref<16xf32>, %d: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  %t0 = gpu.wait async
+  %t = gpu.launch_func async [%t0] @k::@two blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<16xf32>, %m : memref<16xf32>)
+  %c = gpu.memcpy async [%t] %d, %d : memref<16xf32>, memref<16xf32>
+  gpu.wait [%c]
+  return
+}
+
+// CHECK-LABEL: func.func @no_host_wait
+// CHECK: %[[T:.*]] = gpu.launch_func async
+// CHECK-NEXT: gpu.wait [%[[T]]]
+// CHECK-NEXT: gpu.host_unregister
+func.func @no_host_wait(%m: memref<16xf32>) -> !gpu.async.token {
+  %c1 = arith.constant 1 : index
+  %t0 = gpu.wait async
+  %t = gpu.launch_func async [%t0] @k::@two blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<16xf32>, %m : memref<16xf32>)
+  return %t : !gpu.async.token
 }
 }

@@ -12,6 +12,8 @@
 // RUN: not kiln-compile %s --emit=obj --entry-point-result=i32 -o %t/epr.o 2>&1 | FileCheck %s --check-prefix=EPR
 // RUN: not kiln-compile %S/Inputs/aot-vector-signature.mlir --emit=obj --emit-header=%t/v.h -o %t/v.o 2>&1 | FileCheck %s --check-prefix=CTYPE
 // RUN: not kiln-compile %S/Inputs/aot-does-not-lower.mlir --emit=exe -o %t/lower 2>&1 | FileCheck %s --check-prefix=LOWER
+// A header that cannot be written leaves no object behind.
+// RUN: not kiln-compile %s --emit=obj -e ok --emit-header=%t/no-such-dir/k.h -o %t/unheaded.o 2>&1 | FileCheck %s --check-prefix=HEADER-PATH
 // RUN: ls -A %t | FileCheck %s --check-prefix=NOTHING
 
 // ARGS: kiln-compile: error: entry point '@main' takes 6 arguments; an entry point takes none (call it from C through kiln-compile --emit=obj and --emit-header instead)
@@ -22,6 +24,7 @@
 // RUNTIME: kiln-compile: error: cannot find Kiln's runtime library '{{.*}}empty{{/|\\}}libkiln_aot_main.a' (set the folder with --runtime-dir)
 // LEVEL: kiln-compile: error: -O5 is not a level; use -O0 to -O3
 // HEADER: kiln-compile: error: --emit-header needs --emit=llvm, obj or exe
+// HEADER-PATH: kiln-compile: error: {{.*}}no-such-dir/k.h{{.*}}
 // EPR: kiln-compile: error: --entry-point-result applies to --emit=exe only
 // CTYPE: aot-vector-signature.mlir:4:1: error: cannot declare 'dot' in a C header: type 'vector<4xf32>' has no C spelling
 // LOWER: aot-does-not-lower.mlir:9:12: error: 'memref.alloc' cannot run on Kiln's SPIR-V targets (Vulkan, spirv-cpu): a Vulkan kernel cannot allocate global memory

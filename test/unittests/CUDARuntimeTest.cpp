@@ -619,6 +619,33 @@ TEST(CUDARuntimeAPI, BadLaunchesAreErrorsThatNameTheKernel) {
   EXPECT_FALSE(rt().destroyStream(*stream));
   kilnCudaGetStats(&after);
   EXPECT_EQ(after.launches, before.launches + 1);
+
+  // Handles are looked up, never handed to the driver on trust: a destroyed
+  // stream, a function or module the runtime did not return, a function of
+  // an unloaded module.
+  Status stale = rt().synchronize(*stream);
+  EXPECT_EQ(stale.kind(), ErrorKind::InvalidArgument);
+  EXPECT_EQ(stale.message(), "mgpuStreamSynchronize on a stream that "
+                             "mgpuStreamCreate did not return (or that was "
+                             "destroyed)");
+  EXPECT_TRUE(rt().launch(*function, Dim3{1, 1, 1}, Dim3{8, 1, 1}, 0, *stream,
+                          params, 1));
+  EXPECT_TRUE(rt().destroyStream(*stream));
+  int garbage[16] = {};
+  Status foreign =
+      rt().launch(garbage, Dim3{1, 1, 1}, Dim3{8, 1, 1}, 0, nullptr, params, 1);
+  EXPECT_EQ(foreign.message(),
+            "mgpuLaunchKernel with a function that mgpuModuleGetFunction did "
+            "not return (or whose module was unloaded)");
+  EXPECT_TRUE(rt().getFunction(garbage, "add_one").error());
+  EXPECT_TRUE(rt().unloadModule(garbage));
+  EXPECT_FALSE(rt().unloadModule(*module));
+  EXPECT_TRUE(rt().unloadModule(*module));
+  EXPECT_TRUE(rt().launch(*function, Dim3{1, 1, 1}, Dim3{8, 1, 1}, 0, nullptr,
+                          params, 1));
+  kilnCudaGetStats(&after);
+  EXPECT_EQ(after.launches, before.launches + 1)
+      << "nothing reached the driver";
 }
 
 TEST(CUDARuntimeAPI, FailedLaunchesReleaseTheirTimingEvents) {

@@ -16,6 +16,7 @@
 
 #include "kiln/Driver/CommandLine.h"
 #include "kiln/Driver/Compile.h"
+#include "kiln/Driver/LargeStack.h"
 #include "kiln/Runtime/CUDARuntime.h"
 #include "kiln/Runtime/VulkanRuntime.h"
 
@@ -153,7 +154,7 @@ static cl::opt<bool> staticCxxRuntime(
 static cl::opt<bool> strip("strip", cl::desc("Drop the executable's symbols"),
                            cl::init(false), cl::cat(hostCategory));
 
-int main(int argc, char **argv) {
+static int toolMain(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   static const llvm::StringRef examples[] = {
       "kiln-compile prog.mlir --emit=exe -o prog        (then ./prog)",
@@ -214,4 +215,8 @@ int main(int argc, char **argv) {
       *kind == driver::Target::CUDA ? kilnCudaRuntime() : kilnVulkanRuntime();
   return driver::compile(std::move(options), std::move(targetOptions), runtime,
                          argv[0], tool.name);
+}
+
+int main(int argc, char **argv) {
+  return kiln::driver::onLargeStack([&] { return toolMain(argc, argv); });
 }

@@ -1,6 +1,7 @@
 //===- kiln-opt.cpp - Kiln's optimizer driver -----------------------------===//
 
 #include "kiln/Config.h"
+#include "kiln/Driver/LargeStack.h"
 #include "kiln/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -8,7 +9,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
-int main(int argc, char **argv) {
+static int toolMain(int argc, char **argv) {
   llvm::cl::AddExtraVersionPrinter(
       [](llvm::raw_ostream &os) { os << "Kiln " KILN_VERSION "\n"; });
   mlir::DialectRegistry registry;
@@ -20,4 +21,8 @@ int main(int argc, char **argv) {
                         "(--kiln-gpu-to-vulkan, --kiln-gpu-to-cuda, ...) on "
                         "MLIR files\n",
                         registry));
+}
+
+int main(int argc, char **argv) {
+  return kiln::driver::onLargeStack([&] { return toolMain(argc, argv); });
 }

@@ -491,6 +491,7 @@ public:
                        std::move(message), __FILE__, __LINE__);
     }
     ++stats.moduleLoads;
+    liveModules.insert(module);
     return module;
   }
 
@@ -517,7 +518,7 @@ public:
           drv.cuFuncGetAttribute(
               &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
           "cuFuncGetAttribute", name));
-      functions[function] = FunctionInfo{name, maxThreads};
+      functions[function] = FunctionInfo{name, maxThreads, module};
     }
     return function;
   }
@@ -545,6 +546,8 @@ public:
     std::string name;
     /// The most threads per block the compiled kernel can run.
     int maxThreads = 0;
+    /// The module it came from (its entry goes when the module does).
+    CUmodule module = nullptr;
   };
 
   /// What mgpuModuleGetFunction learnt about `function` (functions from
@@ -553,12 +556,41 @@ public:
     auto it = functions.find(function);
     if (it != functions.end())
       return &it->second;
-    int maxThreads = 0;
-    KILN_TRY(check(
-        drv.cuFuncGetAttribute(
-            &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
-        "cuFuncGetAttribute"));
-    return &(functions[function] = FunctionInfo{"<unknown>", maxThreads});
+    // Handles are looked up, never handed to the driver on trust.
+    return KILN_ERROR(InvalidArgument,
+                      "mgpuLaunchKernel with a function that "
+                      "mgpuModuleGetFunction did not return (or whose module "
+                      "was unloaded)");
+  }
+
+  /// Modules mgpuModuleLoad returned and mgpuModuleUnload did not unload,
+  /// and streams mgpuStreamCreate returned and mgpuStreamDestroy did not
+  /// destroy: what the runtime accepts as handles.
+  std::set<CUmodule> liveModules;
+  std::set<CUstream> liveStreams;
+
+  Status checkModule(CUmodule module, const char *what) const {
+    if (liveModules.count(module))
+      return Status::success();
+    return KILN_ERROR(InvalidArgument,
+                      std::string(what) +
+                          " of a module that mgpuModuleLoad did not return "
+                          "(or that was unloaded)");
+  }
+  /// Null is the default stream.
+  Status checkStream(CUstream stream, const char *what) const {
+    if (!stream || liveStreams.count(stream))
+      return Status::success();
+    return KILN_ERROR(InvalidArgument,
+                      std::string(what) +
+                          " on a stream that mgpuStreamCreate did not return "
+                          "(or that was destroyed)");
+  }
+  /// Forgets `module` and its functions.
+  void forgetModule(CUmodule module) {
+    liveModules.erase(module);
+    for (auto it = functions.begin(); it != functions.end();)
+      it = it->second.module == module ? functions.erase(it) : std::next(it);
   }
 
   //===-- Launches --------------------------------------------------------===//
@@ -990,14 +1022,17 @@ public:
   Status unloadModule(void *module) override {
     Scoped s;
     KILN_TRY(s.enter());
-    return s.runtime.check(
-        s.drv().cuModuleUnload(static_cast<CUmodule>(module)),
-        "cuModuleUnload");
+    auto cuModule = static_cast<CUmodule>(module);
+    KILN_TRY(s.runtime.checkModule(cuModule, "mgpuModuleUnload"));
+    s.runtime.forgetModule(cuModule);
+    return s.runtime.check(s.drv().cuModuleUnload(cuModule), "cuModuleUnload");
   }
 
   Expected<void *> getFunction(void *module, const char *name) override {
     Scoped s;
     KILN_TRY(s.enter());
+    KILN_TRY(s.runtime.checkModule(static_cast<CUmodule>(module),
+                                   "mgpuModuleGetFunction"));
     return s.runtime.getFunction(static_cast<CUmodule>(module), name);
   }
 
@@ -1018,6 +1053,8 @@ public:
                       size_t paramsCount, void **extra) {
     Scoped s;
     KILN_TRY(s.enter());
+    KILN_TRY(s.runtime.checkStream(static_cast<CUstream>(stream),
+                                   "mgpuLaunchKernel"));
     return s.runtime.launch(static_cast<CUfunction>(function), grid, block,
                             cluster, smem, static_cast<CUstream>(stream),
                             params, paramsCount, extra);
@@ -1033,12 +1070,14 @@ public:
     if (!pool.empty()) {
       CUstream stream = pool.back();
       pool.pop_back();
+      s.runtime.liveStreams.insert(stream);
       return stream;
     }
     CUstream stream = nullptr;
     KILN_TRY(
         s.runtime.check(s.drv().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
                         "cuStreamCreate"));
+    s.runtime.liveStreams.insert(stream);
     return stream;
   }
 
@@ -1047,6 +1086,9 @@ public:
       return Status::success(); // The default stream.
     Scoped s;
     KILN_TRY(s.enter());
+    KILN_TRY(s.runtime.checkStream(static_cast<CUstream>(stream),
+                                   "mgpuStreamDestroy"));
+    s.runtime.liveStreams.erase(static_cast<CUstream>(stream));
     std::vector<CUstream> &pool = s.runtime.streamPool[s.context];
     if (pool.size() < 16) {
       pool.push_back(static_cast<CUstream>(stream));
@@ -1061,6 +1103,7 @@ public:
     Scoped s;
     KILN_TRY(s.enter());
     auto cuStream = static_cast<CUstream>(stream);
+    KILN_TRY(s.runtime.checkStream(cuStream, "mgpuStreamSynchronize"));
     const Driver &drv = s.drv();
     return s.runtime.waitFor([&] { return drv.cuStreamQuery(cuStream); },
                              [&] { return drv.cuStreamSynchronize(cuStream); },
