@@ -18,8 +18,9 @@
 
 #include "../Boundary.h"
 #include "../DeviceChoice.h"
-#include "../Format.h"
+#include "../EnvFlag.h"
 #include "../FillResource.h"
+#include "../Format.h"
 #include "../Timeout.h"
 #include "Driver.h"
 #include "kiln/Target/SPIRV/Container.h"
@@ -133,8 +134,7 @@ public:
     if (!kiln::rt::readTimeout(seconds, error))
       return KILN_ERROR(InvalidArgument, error);
     timeoutSeconds = seconds;
-    const char *timingEnv = std::getenv("KILN_CUDA_TIMING");
-    envTiming = timingEnv && *timingEnv && std::strcmp(timingEnv, "0") != 0;
+    envTiming = kiln::rt::envFlag("KILN_CUDA_TIMING");
     timing = envTiming || timingCallback;
     loaded = true;
     return Status::success();

@@ -11,6 +11,7 @@
 
 #include "kiln/Runtime/Runtime.h"
 #include "../Boundary.h"
+#include "../EnvFlag.h"
 #include "../FillResource.h"
 #include "../Format.h"
 #include "../KernelArgs.h"
@@ -181,10 +182,7 @@ Status bindKernel(Kernel &kernel, const container::KernelInfo &info) {
 
 class SPIRVCPURuntime final : public rt::Runtime {
 public:
-  SPIRVCPURuntime() {
-    const char *timing = std::getenv("KILN_SPIRV_CPU_TIMING");
-    envTiming = timing && *timing && std::strcmp(timing, "0") != 0;
-  }
+  SPIRVCPURuntime() { envTiming = rt::envFlag("KILN_SPIRV_CPU_TIMING"); }
 
   const char *backend() const override { return "spirv-cpu"; }
 

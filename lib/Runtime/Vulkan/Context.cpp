@@ -10,6 +10,7 @@
 
 #include "Context.h"
 #include "../DeviceChoice.h"
+#include "../EnvFlag.h"
 #include "../Format.h"
 #include "../KernelArgs.h"
 #include "../Timeout.h"
@@ -89,10 +90,7 @@ void Reservation::reset() {
   bytes_ = 0;
 }
 
-static bool envFlag(const char *name) {
-  const char *v = std::getenv(name);
-  return v && *v && std::strcmp(v, "0") != 0 && std::strcmp(v, "false") != 0;
-}
+using rt::envFlag;
 
 static uint64_t alignDown(uint64_t v, uint64_t a) { return v / a * a; }
 static uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
