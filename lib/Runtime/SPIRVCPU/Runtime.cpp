@@ -15,6 +15,7 @@
 #include "../FillResource.h"
 #include "../Format.h"
 #include "../KernelArgs.h"
+#include "../Ranges.h"
 #include "../Timeout.h"
 #include "Executor.h"
 #include "kiln/Runtime/SPIRVCPURuntime.h"
@@ -417,37 +418,35 @@ public:
   /// (Host memory the program allocated itself has no recorded size.)
   Status checkRange(const void *p, uint64_t bytes, const char *what) {
     auto lo = reinterpret_cast<uintptr_t>(p);
-    if (bytes > UINTPTR_MAX - lo)
-      return KILN_ERROR(InvalidArgument,
-                        std::string(what) + " of " + std::to_string(bytes) +
-                            " bytes wraps around the address space");
-    uintptr_t hi = lo + bytes;
     std::lock_guard<std::mutex> lock(mutex);
-    auto next = allocations.upper_bound(const_cast<void *>(p));
-    if (next != allocations.begin()) {
-      auto at = std::prev(next);
-      auto base = reinterpret_cast<uintptr_t>(at->first);
-      uint64_t size = std::max<uint64_t>(at->second, 1);
-      if (lo < base + size) {
-        if (hi <= base + size)
-          return Status::success();
-        return KILN_ERROR(InvalidArgument,
-                          std::string(what) + " of " + std::to_string(bytes) +
-                              " bytes at offset " + std::to_string(lo - base) +
-                              " of a " + std::to_string(at->second) +
-                              "-byte allocation (gpu.alloc) reaches past its "
-                              "end");
-      }
-    }
-    if (next != allocations.end() &&
-        reinterpret_cast<uintptr_t>(next->first) < hi)
+    auto place = rt::placeRange(
+        allocations, const_cast<void *>(p), lo, bytes,
+        [](auto &e) { return reinterpret_cast<uintptr_t>(e.first); },
+        [](auto &e) { return e.second; });
+    std::string range =
+        std::string(what) + " of " + std::to_string(bytes) + " bytes";
+    switch (place.fit) {
+    case rt::RangeFit::Outside:
+    case rt::RangeFit::Inside:
+      return Status::success();
+    case rt::RangeFit::Wraps:
       return KILN_ERROR(InvalidArgument,
-                        std::string(what) + " of " + std::to_string(bytes) +
-                            " bytes runs into a " +
-                            std::to_string(next->second) +
-                            "-byte allocation (gpu.alloc) it does not start "
-                            "in");
-    return Status::success();
+                        range + " wraps around the address space");
+    case rt::RangeFit::Past:
+      return KILN_ERROR(
+          InvalidArgument,
+          range + " at offset " +
+              std::to_string(lo -
+                             reinterpret_cast<uintptr_t>(place.at->first)) +
+              " of a " + std::to_string(place.at->second) +
+              "-byte allocation (gpu.alloc) reaches past its end");
+    case rt::RangeFit::Into:
+      break;
+    }
+    return KILN_ERROR(InvalidArgument,
+                      range + " runs into a " +
+                          std::to_string(place.at->second) +
+                          "-byte allocation (gpu.alloc) it does not start in");
   }
 
   Status fill32(void *dst, uint32_t value, size_t count, void *) override {

@@ -13,6 +13,7 @@
 #include "../EnvFlag.h"
 #include "../Format.h"
 #include "../KernelArgs.h"
+#include "../Ranges.h"
 #include "../Timeout.h"
 #include "ValidateSPIRV.h"
 #include "kiln/Target/SPIRV/PrintfFormat.h"
@@ -691,6 +692,7 @@ void Context::destroyDevice() {
   // in this order, before the device.
   freeSubmissions.clear();
   submissions.clear();
+  liveKernels.clear();
   modules.clear();
   allocations.clear();
   destroyDeviceObjects();
@@ -867,49 +869,34 @@ Expected<void *> Context::allocate(uint64_t size, bool hostShared) {
   return reinterpret_cast<void *>(base);
 }
 
-const Allocation *Context::findAllocation(uintptr_t lo, uintptr_t hi) const {
-  if (hi < lo)
-    return nullptr;
-  auto it = allocations.upper_bound(lo);
-  if (it == allocations.begin())
-    return nullptr;
-  --it;
-  const Allocation &a = it->second;
-  if (lo >= a.base && hi <= a.base + std::max<uint64_t>(a.size, 1))
-    return &a;
-  return nullptr;
-}
-
 Status Context::locate(const void *ptr, size_t size, const char *what,
                        const Allocation *&found) const {
   found = nullptr;
   auto lo = reinterpret_cast<uintptr_t>(ptr);
-  if (size > UINTPTR_MAX - lo)
+  auto place = rt::placeRange(
+      allocations, lo, lo, size, [](auto &e) { return e.second.base; },
+      [](auto &e) { return e.second.size; });
+  switch (place.fit) {
+  case rt::RangeFit::Outside:
+    return Status::success();
+  case rt::RangeFit::Inside:
+    found = &place.at->second;
+    return Status::success();
+  case rt::RangeFit::Wraps:
     return KILN_ERROR(InvalidArgument, std::string(what) + " of " +
                                            std::to_string(size) + " bytes at " +
                                            std::to_string(lo) +
                                            " wraps around the address space");
-  uintptr_t hi = lo + size;
-  if ((found = findAllocation(lo, hi)))
-    return Status::success();
-  // Host memory, unless the range reaches into a device allocation: the
-  // allocation it starts in, or the first one that starts after it.
-  auto next = allocations.upper_bound(lo);
-  const Allocation *touched = nullptr;
-  if (next != allocations.begin()) {
-    const Allocation &a = std::prev(next)->second;
-    if (lo < a.base + std::max<uint64_t>(a.size, 1))
-      touched = &a;
+  case rt::RangeFit::Past:
+  case rt::RangeFit::Into:
+    break;
   }
-  if (!touched && next != allocations.end() && next->second.base < hi)
-    touched = &next->second;
-  if (!touched)
-    return Status::success();
+  const Allocation &touched = place.at->second;
   return KILN_ERROR(InvalidArgument,
                     std::string(what) + " of " + std::to_string(size) +
                         " bytes at offset " +
-                        std::to_string(int64_t(lo - touched->base)) + " of a " +
-                        std::to_string(touched->size) +
+                        std::to_string(int64_t(lo - touched.base)) + " of a " +
+                        std::to_string(touched.size) +
                         "-byte device allocation (gpu.alloc) reaches past "
                         "its bounds");
 }
@@ -1445,6 +1432,7 @@ Expected<Kernel *> Context::getKernel(Module *module, const char *name) {
     KILN_TRY(createPipeline(kernel.get(), SIZE_MAX));
   }
   Kernel *k = kernel.get();
+  liveKernels.insert(k);
   module->kernels[name] = std::move(kernel);
   return k;
 }
@@ -1888,10 +1876,8 @@ Status Context::checkModule(const Module *module, const char *what) const {
 }
 
 Status Context::checkKernel(const Kernel *kernel, const char *what) const {
-  for (auto &m : modules)
-    for (auto &k : m->kernels)
-      if (k.second.get() == kernel)
-        return Status::success();
+  if (liveKernels.count(kernel))
+    return Status::success();
   return KILN_ERROR(InvalidArgument,
                     std::string(what) + " with a function that "
                                         "mgpuModuleGetFunction did not return");
@@ -2085,38 +2071,6 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
                 std::to_string(block[0]) + ", " + std::to_string(block[1]) +
                 ", " + std::to_string(block[2]) + ")");
 
-  // A memref beyond the device's descriptor range: the kernel's address
-  // variant, if it has one, binds it by device address (docs/abi.md).
-  if (info && info->addressVariant && deviceAddresses &&
-      paramsCount == rt::paramCount(*info)) {
-    uint64_t alignment =
-        std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 1);
-    bool beyond = false;
-    size_t p = 0;
-    for (const container::ArgInfo &a : info->args) {
-      if (a.kind == ArgKind::Scalar) {
-        ++p;
-        continue;
-      }
-      rt::MemRefParams m = rt::readMemRef(a, params + p);
-      p += 3 + 2 * a.rank;
-      // Bound from an aligned offset below its first byte.
-      if (!container::isAddressKind(a.kind) && !m.empty &&
-          m.hi - m.lo >
-              limits.maxStorageBufferRange -
-                  std::min<uint64_t>(alignment, limits.maxStorageBufferRange))
-        beyond = true;
-    }
-    if (beyond) {
-      const container::KernelInfo &variant =
-          kernel->module->info.kernels[info->addressVariant - 1];
-      KILN_ASSIGN_OR_RETURN(Kernel * byAddress,
-                            getKernel(kernel->module, variant.name.c_str()));
-      return launch(byAddress, grid, block, dynamicSharedBytes, stream, params,
-                    paramsCount);
-    }
-  }
-
   // Dynamic workgroup memory: the kernel's array is specialized to the
   // launch's size (whole elements, at least one), within the device's limit
   // together with the kernel's static workgroup memory.
@@ -2243,6 +2197,25 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
       b.hi = b.aligned + std::max<int64_t>(bytes, 0);
       b.empty = bytes <= 0;
       buffers.push_back(std::move(b));
+    }
+  }
+
+  // A memref beyond the device's descriptor range (bound from an aligned
+  // offset below its first byte): the kernel's address variant, if it has
+  // one, binds it by device address (docs/abi.md).
+  if (info && info->addressVariant && deviceAddresses) {
+    uint64_t range = limits.maxStorageBufferRange;
+    uint64_t slack = std::min<uint64_t>(
+        std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 1), range);
+    if (std::any_of(buffers.begin(), buffers.end(), [&](const BufferArg &b) {
+          return !b.byAddress && !b.empty && b.hi - b.lo > range - slack;
+        })) {
+      const container::KernelInfo &variant =
+          kernel->module->info.kernels[info->addressVariant - 1];
+      KILN_ASSIGN_OR_RETURN(Kernel * byAddress,
+                            getKernel(kernel->module, variant.name.c_str()));
+      return launch(byAddress, grid, block, dynamicSharedBytes, stream, params,
+                    paramsCount);
     }
   }
 

@@ -19,12 +19,13 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
-#include <deque>
+#include <unordered_set>
 #include <vector>
 
 namespace kiln::vkrt {
@@ -400,7 +401,6 @@ private:
   /// The pipeline of `kernel` whose dynamic workgroup array has `elements`
   /// elements.
   Expected<VkPipeline> sizedPipeline(Kernel *kernel, uint32_t elements);
-  const Allocation *findAllocation(uintptr_t lo, uintptr_t hi) const;
   /// Where `size` bytes at `ptr` live: in `found`, the device allocation
   /// that holds them all, or null for host memory. An error names `what`
   /// when the range wraps or reaches into an allocation it does not fit.
@@ -430,6 +430,9 @@ private:
   Owned<VkBuffer> emptyBuffer;
   int requestedDevice = -1;
   std::vector<std::unique_ptr<Module>> modules;
+  /// Every kernel of `modules` (getKernel's results), for checkKernel's
+  /// lookup on each launch.
+  std::unordered_set<const Kernel *> liveKernels;
   std::vector<std::unique_ptr<Submission>> submissions;
   std::vector<Submission *> freeSubmissions;
   std::vector<std::unique_ptr<Stream>> streams;
