@@ -850,8 +850,8 @@ static LogicalResult lowerDynamicWorkgroupMemory(Operation *root) {
       for (Operation *user : llvm::make_early_inc_range(view->getUsers())) {
         OpBuilder ub(user);
         Location at = user->getLoc();
-        auto index = [&](ValueRange indices) {
-          return ValueRange{linearize(ub, at, base, indices, sizes)};
+        auto index = [&](ValueRange indices) -> Value {
+          return linearize(ub, at, base, indices, sizes);
         };
         if (auto load = dyn_cast<memref::LoadOp>(user)) {
           load.replaceAllUsesWith(
@@ -869,7 +869,7 @@ static LogicalResult lowerDynamicWorkgroupMemory(Operation *root) {
                   .getResult());
           rmw.erase();
         } else if (auto generic = dyn_cast<memref::GenericAtomicRMWOp>(user)) {
-          Value i = index(generic.getIndices()).front();
+          Value i = index(generic.getIndices());
           generic.getMemrefMutable().assign(memory);
           generic.getIndicesMutable().assign(ValueRange{i});
         } else if (auto dim = dyn_cast<memref::DimOp>(user)) {

@@ -190,11 +190,15 @@ void builtinsKernel(Invocation *inv) {
 }
 
 void checkBuiltins(uint32_t flags, uint32_t seed) {
-  const KernelDesc desc = {
-      kABIVersion, flags,   64,
-      32,          1,       0,
-      0,           0,       flags ? "builtins_fibers" : "builtins",
-      kOneBuffer,  nullptr, nullptr};
+  // The registry keeps KernelDesc pointers, as compiled code's are global.
+  static const KernelDesc plain = {kABIVersion, 0,          64,      32,
+                                   1,           0,          0,       0,
+                                   "builtins",  kOneBuffer, nullptr, nullptr};
+  static const KernelDesc fibers = {
+      kABIVersion, kUsesBarrier,      64,         32,      1,      0, 0,
+      0,           "builtins_fibers", kOneBuffer, nullptr, nullptr};
+  const KernelDesc &desc = flags ? fibers : plain;
+  ASSERT_TRUE(flags == 0 || flags == kUsesBarrier);
   void *f = loadKernel({&desc, builtinsKernel, {memrefArg(4, 1, 0)}, {4, 2, 3}},
                        seed);
   const uint32_t grid[3] = {3, 2, 2}, block[3] = {4, 2, 3};
@@ -250,8 +254,9 @@ void threadsKernel(Invocation *inv) {
 }
 
 TEST(SPIRVCPURuntime, WorkgroupsRunInParallelOnTheWorkers) {
-  const KernelDesc desc = {kABIVersion, 0,          0,       0,      1, 0, 0, 0,
-                           "threads",   kOneBuffer, nullptr, nullptr};
+  static const KernelDesc desc = {kABIVersion, 0,          0,       0,
+                                  1,           0,          0,       0,
+                                  "threads",   kOneBuffer, nullptr, nullptr};
   void *f =
       loadKernel({&desc, threadsKernel, {memrefArg(4, 1, 0)}, {1, 1, 1}}, 3);
   std::vector<uint32_t> out(200, 0);
@@ -313,7 +318,7 @@ void reverseKernel(Invocation *inv) {
 }
 
 TEST(SPIRVCPURuntime, BarrierMakesWorkgroupMemoryReverseWork) {
-  const KernelDesc desc = {
+  static const KernelDesc desc = {
       kABIVersion, kUsesBarrier, 64 * 4,      0,       2,     0, 3,
       0,           "reverse",    kTwoBuffers, nullptr, kSites};
   void *f = loadKernel({&desc,
@@ -349,7 +354,7 @@ void rotateKernel(Invocation *inv) {
 }
 
 TEST(SPIRVCPURuntime, ManyBarriersInALoop) {
-  const KernelDesc desc = {
+  static const KernelDesc desc = {
       kABIVersion, kUsesBarrier, 48 * 4,     0,       1,     0, 3,
       0,           "rotate",     kOneBuffer, nullptr, kSites};
   void *f =
@@ -373,7 +378,7 @@ void earlyReturnKernel(Invocation *inv) {
 }
 
 TEST(SPIRVCPURuntime, UncheckedBarrierIgnoresReturnedInvocations) {
-  const KernelDesc desc = {
+  static const KernelDesc desc = {
       kABIVersion, kUsesBarrier,   0,          0,       1,     0, 3,
       0,           "early_return", kOneBuffer, nullptr, kSites};
   void *f = loadKernel(
@@ -388,12 +393,12 @@ TEST(SPIRVCPURuntime, UncheckedBarrierIgnoresReturnedInvocations) {
 }
 
 TEST(SPIRVCPURuntime, CheckedBarrierWithAReturnedInvocationFails) {
-  const KernelDesc desc = {kABIVersion, kUsesBarrier | kChecked,
-                           0,           0,
-                           1,           0,
-                           3,           0,
-                           "diverge",   kOneBuffer,
-                           nullptr,     kSites};
+  static const KernelDesc desc = {kABIVersion, kUsesBarrier | kChecked,
+                                  0,           0,
+                                  1,           0,
+                                  3,           0,
+                                  "diverge",   kOneBuffer,
+                                  nullptr,     kSites};
   void *f = loadKernel(
       {&desc, earlyReturnKernel, {memrefArg(4, 1, 0)}, {8, 1, 1}}, 7);
   std::vector<uint32_t> out(16, 0);
@@ -417,7 +422,7 @@ void twoBarriersKernel(Invocation *inv) {
 }
 
 TEST(SPIRVCPURuntime, CheckedBarriersAtDifferentSitesFail) {
-  const KernelDesc desc = {
+  static const KernelDesc desc = {
       kABIVersion, kUsesBarrier | kChecked, 0,       0,       0,     0, 3,
       0,           "two_barriers",          nullptr, nullptr, kSites};
   void *f = loadKernel({&desc, twoBarriersKernel, {}, {4, 1, 1}}, 8);
@@ -429,7 +434,7 @@ TEST(SPIRVCPURuntime, CheckedBarriersAtDifferentSitesFail) {
             "(1, 0, 0) waits at the barrier at file.mlir:14:5; every "
             "invocation of a workgroup must reach the same barrier");
   // Unchecked, the same kernel runs (each barrier releases its waiters).
-  const KernelDesc unchecked = {
+  static const KernelDesc unchecked = {
       kABIVersion, kUsesBarrier,   0,       0,       0,     0, 3,
       0,           "two_barriers", nullptr, nullptr, kSites};
   void *g = loadKernel({&unchecked, twoBarriersKernel, {}, {4, 1, 1}}, 9);
@@ -759,7 +764,7 @@ void subgroupKernel(Invocation *inv) {
 }
 
 TEST(SPIRVCPURuntime, SubgroupOperationsInKernels) {
-  const KernelDesc desc = {
+  static const KernelDesc desc = {
       kABIVersion, kUsesSubgroupOps, 0,          0,       1,     0, 3,
       0,           "subgroups",      kOneBuffer, nullptr, kSites};
   // 20 invocations: subgroups of 8, 8 and 4.
@@ -807,8 +812,9 @@ void oobKernel(Invocation *inv) {
 }
 
 TEST(SPIRVCPURuntime, CheckedResourceAccessOutOfBounds) {
-  const KernelDesc desc = {kABIVersion, kChecked,    0,       0,     2, 0, 3, 0,
-                           "oob",       kTwoBuffers, nullptr, kSites};
+  static const KernelDesc desc = {kABIVersion, kChecked,    0,       0,
+                                  2,           0,           3,       0,
+                                  "oob",       kTwoBuffers, nullptr, kSites};
   void *f = loadKernel(
       {&desc, oobKernel, {memrefArg(4, 1, 0), memrefArg(4, 2, 1)}, {8, 1, 1}},
       11);
@@ -833,9 +839,9 @@ TEST(SPIRVCPURuntime, CheckedResourceAccessOutOfBounds) {
 
   // A failure stops the launch: with many workgroups, few run.
   oobWorkgroupsRun = 0;
-  const KernelDesc early = {kABIVersion, kChecked,    0,       0,
-                            2,           0,           3,       0,
-                            "oob_early", kTwoBuffers, nullptr, kSites};
+  static const KernelDesc early = {kABIVersion, kChecked,    0,       0,
+                                   2,           0,           3,       0,
+                                   "oob_early", kTwoBuffers, nullptr, kSites};
   struct Early {
     static void run(Invocation *inv) {
       ++oobWorkgroupsRun;
@@ -856,8 +862,9 @@ TEST(SPIRVCPURuntime, CheckedResourceAccessOutOfBounds) {
   EXPECT_LT(oobWorkgroupsRun.load(), 1000);
 
   // The runtime stays usable: the same kernel within bounds runs.
-  const KernelDesc fine = {kABIVersion, kChecked,   0,       0,     1, 0, 3, 0,
-                           "fine",      kOneBuffer, nullptr, kSites};
+  static const KernelDesc fine = {kABIVersion, kChecked,   0,       0,
+                                  1,           0,          3,       0,
+                                  "fine",      kOneBuffer, nullptr, kSites};
   struct Fine {
     static void run(Invocation *inv) {
       int32_t *out = resource<int32_t>(inv, 0);
@@ -890,7 +897,7 @@ void workgroupOobKernel(Invocation *inv) {
 }
 
 TEST(SPIRVCPURuntime, CheckedWorkgroupAccessOutOfBounds) {
-  const KernelDesc desc = {
+  static const KernelDesc desc = {
       kABIVersion, kChecked,   16 + 256,       0,     1, 1, 3, 0,
       "wg_oob",    kOneBuffer, kWorkgroupVars, kSites};
   void *f = loadKernel(
@@ -918,8 +925,9 @@ void copyPushConstantsKernel(Invocation *inv) {
 }
 
 TEST(SPIRVCPURuntime, ScalarArgumentsInThePushConstantBlock) {
-  const KernelDesc desc = {kABIVersion, 0,          0,       0,      1, 0, 0, 0,
-                           "scalars",   kOneBuffer, nullptr, nullptr};
+  static const KernelDesc desc = {kABIVersion, 0,          0,       0,
+                                  1,           0,          0,       0,
+                                  "scalars",   kOneBuffer, nullptr, nullptr};
   TestKernel k{
       &desc,
       copyPushConstantsKernel,
@@ -999,8 +1007,9 @@ TEST(SPIRVCPURuntime, DynamicMemRefMetadata) {
   const ResourceDesc resources[] = {
       {ResourceKind::StorageBuffer, 0, 0, 0, "argument 0 (memref<?x?xf32>)"},
       {ResourceKind::UniformBuffer, 1, 0, 0, "push constants"}};
-  const KernelDesc desc = {kABIVersion, 0,         0,       0,      2, 0, 0, 0,
-                           "metadata",  resources, nullptr, nullptr};
+  static const KernelDesc desc = {kABIVersion, 0,         0,       0,
+                                  2,           0,         0,       0,
+                                  "metadata",  resources, nullptr, nullptr};
   // Argument 0: memref<?x?xf32> with metadata at 0 (5 index fields);
   // argument 1: a strided memref by address at 24 (address, then 3 fields).
   TestKernel k{
@@ -1060,8 +1069,8 @@ TEST(SPIRVCPURuntime, DynamicMemRefMetadata) {
 void nopKernel(Invocation *) {}
 
 TEST(SPIRVCPURuntime, LaunchRefusals) {
-  const KernelDesc desc = {kABIVersion, 0, 0,     0,          1,       0,
-                           0,           0, "nop", kOneBuffer, nullptr, nullptr};
+  static const KernelDesc desc = {
+      kABIVersion, 0, 0, 0, 1, 0, 0, 0, "nop", kOneBuffer, nullptr, nullptr};
   void *f = loadKernel({&desc, nopKernel, {memrefArg(4, 1, 0)}, {4, 2, 1}}, 18);
   std::vector<uint32_t> out(4);
   MemRef m(out.data(), 4);
@@ -1130,9 +1139,9 @@ TEST(SPIRVCPURuntime, RangesAreCheckedAgainstAllocations) {
   EXPECT_FALSE(cpu().fill32(*dev, 0, 10, nullptr));
   EXPECT_FALSE(cpu().copy(host.data(), *dev, 40, nullptr));
 
-  const KernelDesc desc = {kABIVersion, 0, 0,     0,          1,       0,
-                           0,           0, "nop", kOneBuffer, nullptr, nullptr};
-  void *f = loadKernel({&desc, nopKernel, {memrefArg(4, 1, 0)}, {4, 2, 1}}, 18);
+  static const KernelDesc desc = {
+      kABIVersion, 0, 0, 0, 1, 0, 0, 0, "nop", kOneBuffer, nullptr, nullptr};
+  void *f = loadKernel({&desc, nopKernel, {memrefArg(4, 1, 0)}, {4, 2, 1}}, 27);
   MemRef m(static_cast<uint32_t *>(*dev), 11);
   std::vector<void *> params;
   m.append(params);
@@ -1159,10 +1168,10 @@ TEST(SPIRVCPURuntime, RangesAreCheckedAgainstAllocations) {
 }
 
 TEST(SPIRVCPURuntime, ModuleRefusals) {
-  const KernelDesc registered = {
+  static const KernelDesc registered = {
       kABIVersion, 0, 0, 0, 0, 0, 0, 0, "here", nullptr, nullptr, nullptr};
-  const KernelDesc missing = {kABIVersion, 0, 0,   0,       0,       0,
-                              0,           0, "k", nullptr, nullptr, nullptr};
+  static const KernelDesc missing = {
+      kABIVersion, 0, 0, 0, 0, 0, 0, 0, "k", nullptr, nullptr, nullptr};
   TestKernel absent{&missing, nopKernel, {}, {1, 1, 1}};
   absent.registered = false;
   std::vector<uint8_t> bytes =
@@ -1213,7 +1222,7 @@ TEST(SPIRVCPURuntime, ModuleRefusals) {
   ASSERT_FALSE(bool(r));
   EXPECT_EQ(r.error().message().rfind("cannot load GPU module: ", 0), 0u);
 
-  const KernelDesc future = {
+  static const KernelDesc future = {
       kABIVersion + 1, 0,       0,       0,      0, 0, 0, 0,
       "future",        nullptr, nullptr, nullptr};
   std::vector<uint8_t> newer =
@@ -1230,8 +1239,8 @@ TEST(SPIRVCPURuntime, ModuleRefusals) {
   // uses it, null when only another kernel of the module does.
   const ResourceDesc unused[] = {
       {ResourceKind::StorageBuffer, 0, 3, 0, "argument 0"}};
-  const KernelDesc unusedDesc = {kABIVersion, 0,      0,       0,      1, 0, 0,
-                                 0,           "other", unused, nullptr, nullptr};
+  static const KernelDesc unusedDesc = {
+      kABIVersion, 0, 0, 0, 1, 0, 0, 0, "other", unused, nullptr, nullptr};
   std::vector<uint8_t> unusedBytes = makeContainer(
       {{&unusedDesc, nopKernel, {memrefArg(4, 1, 0)}, {1, 1, 1}}}, 23);
   module = cpu().loadModule(unusedBytes.data(), unusedBytes.size());
@@ -1239,8 +1248,8 @@ TEST(SPIRVCPURuntime, ModuleRefusals) {
   EXPECT_TRUE(bool(cpu().getFunction(*module, "other")));
   const ResourceDesc stray[] = {
       {ResourceKind::StorageBuffer, 0, 3, 1, "argument 0"}};
-  const KernelDesc strayDesc = {kABIVersion, 0,     0,       0,      1, 0, 0, 0,
-                                "stray",     stray, nullptr, nullptr};
+  static const KernelDesc strayDesc = {
+      kABIVersion, 0, 0, 0, 1, 0, 0, 0, "stray", stray, nullptr, nullptr};
   std::vector<uint8_t> strayBytes = makeContainer(
       {{&strayDesc, nopKernel, {memrefArg(4, 1, 0)}, {1, 1, 1}}}, 22);
   module = cpu().loadModule(strayBytes.data(), strayBytes.size());
@@ -1284,8 +1293,8 @@ TEST(SPIRVCPURuntime, MemoryStreamsAndEvents) {
 
 TEST(SPIRVCPURuntimeDeathTest, EntryPointsExitWithTheError) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  const KernelDesc desc = {kABIVersion, 0, 0,       0,       0,       0,
-                           0,           0, "death", nullptr, nullptr, nullptr};
+  static const KernelDesc desc = {
+      kABIVersion, 0, 0, 0, 0, 0, 0, 0, "death", nullptr, nullptr, nullptr};
   void *f = loadKernel({&desc, nopKernel, {}, {1, 1, 1}}, 23);
   EXPECT_EXIT(
       mgpuLaunchKernel(f, 1, 0, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr, 0),
@@ -1305,8 +1314,8 @@ TEST(SPIRVCPURuntimeDeathTest, EntryPointsExitWithTheError) {
 //===----------------------------------------------------------------------===//
 
 TEST(SPIRVCPURuntime, TimingCallback) {
-  const KernelDesc desc = {kABIVersion, 0, 0,       0,       0,       0,
-                           0,           0, "timed", nullptr, nullptr, nullptr};
+  static const KernelDesc desc = {
+      kABIVersion, 0, 0, 0, 0, 0, 0, 0, "timed", nullptr, nullptr, nullptr};
   void *f = loadKernel({&desc, nopKernel, {}, {2, 1, 1}}, 24);
   static std::string seenKernel;
   static double seenUs = -1;
@@ -1331,7 +1340,7 @@ void spinKernel(Invocation *inv) {
 }
 
 TEST(SPIRVCPURuntime, Timeout) {
-  const KernelDesc desc = {
+  static const KernelDesc desc = {
       kABIVersion, kUsesBarrier, 0,       0,       0,      0, 0,
       0,           "spin",       nullptr, nullptr, nullptr};
   void *f = loadKernel({&desc, spinKernel, {}, {2, 1, 1}}, 25);
@@ -1344,7 +1353,7 @@ TEST(SPIRVCPURuntime, Timeout) {
                          "(KILN_TIMEOUT) on device 'spirv-cpu'");
   // The worker still runs it; the next launch starts once it is free.
   releaseSpin = true;
-  const KernelDesc next = {
+  static const KernelDesc next = {
       kABIVersion,     0,       0,       0,      0, 0, 0, 0,
       "after_timeout", nullptr, nullptr, nullptr};
   void *g = loadKernel({&next, nopKernel, {}, {1, 1, 1}}, 26);
