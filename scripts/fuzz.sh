@@ -5,12 +5,15 @@
 # minute and a half on two cores):
 #
 #   scripts/fuzz.sh [BUILD] [--scale=K]    (default build-asan; K times the
-#                                           inputs: 2M container, 1M module,
-#                                           20k MLIR)
+#                                           inputs: 2M container, 300k module,
+#                                           20k pipeline, 20k MLIR)
 #
-# Seeds: test/fuzz/corpus/{container,module} and the lit tests' MLIR
-# programs. New inputs go to a temporary folder; a crash leaves its input in
-# BUILD/fuzz/crashes (add it to the corpus as a regression test once fixed).
+# Seeds: test/fuzz/corpus/{container,module} (containers the compiler
+# writes now; a unit test checks that they load), corpus/refused (inputs
+# that once crashed a driver, which the runtime must refuse) and the lit
+# tests' MLIR programs. New inputs go to a temporary folder; a crash
+# leaves its input in BUILD/fuzz/crashes (add it to the corpus as a
+# regression test once fixed).
 set -eu
 cd "$(dirname "$0")/.."
 build=build-asan
@@ -51,7 +54,10 @@ fuzz() {
   fi
 }
 fuzz kiln-fuzz-container 2000000 test/fuzz/corpus/container
-fuzz kiln-fuzz-module 1000000 test/fuzz/corpus/module test/fuzz/corpus/container
+fuzz kiln-fuzz-module 300000 test/fuzz/corpus/module test/fuzz/corpus/container
+# Through pipeline creation on the first Vulkan device (lavapipe): slower.
+fuzz kiln-fuzz-pipeline 20000 test/fuzz/corpus/module test/fuzz/corpus/container \
+  test/fuzz/corpus/refused
 fuzz kiln-fuzz-mlir 20000 test/Integration/Vulkan test/Conversion test/Target \
   test/Host test/Pipelines test/Transforms
 exit $status

@@ -1242,7 +1242,7 @@ bool kiln::vkrt::inspectModule(const void *data, size_t size, Module &module,
       return false;
     }
   }
-  return true;
+  return container::checkInterface(module.info, error);
 }
 
 Expected<Module *> Context::loadModule(const void *data, size_t size) {
@@ -1496,6 +1496,11 @@ Status Context::createPipeline(Kernel *kernel, size_t rawBuffers) {
   } else {
     for (size_t i = 0; i < rawBuffers; ++i)
       KILN_TRY(add(0, i));
+    // (A container's table was checked against the SPIR-V at load.)
+    if (std::string error;
+        !container::checkRawInterface(kernel->module->info.spirv, kernel->name,
+                                      uint32_t(rawBuffers), error))
+      return KILN_ERROR(InvalidArgument, error);
   }
   // Built aside, so that a failure leaves the kernel as it was.
   std::vector<Owned<VkDescriptorSetLayout>> setLayouts;

@@ -4,8 +4,8 @@
 // (gpu.dynamic_shared_memory) an array of container::kDynamicWorkgroupLength
 // elements. MLIR's SPIR-V dialect has no array whose length is a
 // specialization constant, so the serialized words are rewritten: the
-// length's OpConstant becomes an OpSpecConstant (default 1) decorated with
-// SpecId kDynamicWorkgroupSpecId, which the runtime sets at each launch.
+// length's OpConstant becomes an OpSpecConstant (default 1) decorated
+// with SpecId kDynamicWorkgroupSpecId, which the runtime sets at each launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +14,7 @@
 #include "kiln/Target/SPIRV/Container.h"
 
 #include "spirv-tools/libspirv.h"
+#include <spirv/unified1/spirv.h>
 
 #include <string>
 #include <vector>
@@ -21,14 +22,6 @@
 using namespace mlir;
 
 namespace {
-enum : uint16_t {
-  OpTypeInt = 21,
-  OpTypeArray = 28,
-  OpConstant = 43,
-  OpSpecConstant = 50,
-  OpDecorate = 71,
-};
-constexpr uint32_t kDecorationSpecId = 1;
 
 /// What one pass over the words finds.
 struct Scan {
@@ -84,9 +77,10 @@ spv_result_t onInstruction(void *data, const spv_parsed_instruction_t *inst) {
   Scan &scan = *static_cast<Scan *>(data);
   if (!scan.firstType && !beforeTypes(inst->opcode))
     scan.firstType = scan.offset;
-  if (inst->opcode == OpTypeInt && inst->num_words == 4 && inst->words[2] == 32)
+  if (inst->opcode == SpvOpTypeInt && inst->num_words == 4 &&
+      inst->words[2] == 32)
     scan.int32Types.push_back(inst->result_id);
-  if (inst->opcode == OpConstant && inst->num_words == 4 &&
+  if (inst->opcode == SpvOpConstant && inst->num_words == 4 &&
       inst->words[3] == kiln::container::kDynamicWorkgroupLength)
     scan.constants.push_back({inst->result_id, scan.offset});
   for (uint16_t i = 0; i < inst->num_operands; ++i) {
@@ -94,7 +88,7 @@ spv_result_t onInstruction(void *data, const spv_parsed_instruction_t *inst) {
     if (!isIdOperand(operand.type))
       continue;
     uint32_t id = inst->words[operand.offset];
-    if (inst->opcode == OpTypeArray && i == 2)
+    if (inst->opcode == SpvOpTypeArray && i == 2)
       scan.lengthUses.push_back(id);
     else
       scan.otherUses.push_back(id);
@@ -141,9 +135,9 @@ kiln::specializeDynamicWorkgroupLength(SmallVectorImpl<uint32_t> &words,
       return failure();
     }
     found = true;
-    words[at] = (4u << 16) | OpSpecConstant;
+    words[at] = (4u << 16) | SpvOpSpecConstant;
     words[at + 3] = 1;
-    uint32_t decorate[] = {(4u << 16) | OpDecorate, id, kDecorationSpecId,
+    uint32_t decorate[] = {(4u << 16) | SpvOpDecorate, id, SpvDecorationSpecId,
                            kiln::container::kDynamicWorkgroupSpecId};
     words.insert(words.begin() + scan.firstType, std::begin(decorate),
                  std::end(decorate));

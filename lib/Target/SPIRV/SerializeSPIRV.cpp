@@ -387,6 +387,12 @@ LogicalResult SerializeSPIRVPass::serializeModule(gpu::GPUModuleOp gpuModule) {
     os.write(reinterpret_cast<const char *>(words.data()), words.size() * 4);
   }
 
+  // What the runtime will check before a driver sees the module; a
+  // disagreement here is the compiler's own.
+  if (std::string why; !container::checkInterface(info, why))
+    return gpuModule.emitError("GPU module '")
+           << gpuModule.getName() << "': Kiln built a container that "
+           << "disagrees with its SPIR-V (a bug in Kiln): " << why;
   std::vector<uint8_t> bytes = container::write(info);
   OpBuilder b(gpuModule);
   auto object = gpu::ObjectAttr::get(

@@ -216,6 +216,26 @@ bool checkAddressVariant(const KernelInfo &kernel, const KernelInfo &variant,
 bool checkArg(const ArgInfo &arg, uint32_t pushConstantSize, uint32_t indexBits,
               std::string &why);
 
+/// Checks each kernel's argument table against what `module.spirv`
+/// declares, as far as the Vulkan runtime builds on it: every descriptor
+/// the entry point uses is an argument's (set, binding), a storage buffer
+/// whose ArrayStride fits the argument's element size; every push-constant
+/// member is one value an argument writes, at its offset, of its width and
+/// kind, and the block fits pushConstantSize; arguments bound by address
+/// have PhysicalStorageBufferAddresses; the dynamic workgroup array (if
+/// any) has the element size the container gives. `module.spirv` must be a
+/// well-formed instruction stream (each instruction's word count inside the
+/// module). On failure returns false with `error` naming the kernel.
+bool checkInterface(const ModuleInfo &module, std::string &error);
+
+/// The same for raw SPIR-V (no container) entry point `kernel` launched
+/// with `buffers` pointer-size pairs, which the Vulkan runtime binds at set
+/// 0, bindings 0 to buffers-1, with no push constants: every descriptor it
+/// uses is one of those storage buffers, and it reads no push constants.
+bool checkRawInterface(const std::vector<uint32_t> &spirv,
+                       const std::string &kernel, uint32_t buffers,
+                       std::string &error);
+
 /// Human-readable name of a scalar type ("f32", "index", ...).
 const char *scalarTypeName(ScalarType type);
 
