@@ -1313,6 +1313,58 @@ TEST(SPIRVCPURuntimeDeathTest, EntryPointsExitWithTheError) {
 // Timing and timeouts
 //===----------------------------------------------------------------------===//
 
+/// A kernel whose frame holds 1 MiB: it fills the array and writes a few
+/// elements' sum to its invocation's slot of buffer 0.
+void bigFrameKernel(Invocation *inv) {
+  volatile uint32_t local[1u << 18];
+  uint32_t id = inv->localInvocationId[0];
+  for (uint32_t i = 0; i < (1u << 18); ++i)
+    local[i] = i + id;
+  auto *out = static_cast<uint32_t *>(inv->resources[0]);
+  out[id] = local[0] + local[1000] + local[(1u << 18) - 1];
+}
+
+/// Stacks are sized from KernelDesc::stackBytes: a 1 MiB frame runs on
+/// fibers (with a barrier, and without one, where it would not fit the
+/// fast path), and a frame above the target's limit is refused at lookup.
+TEST(SPIRVCPURuntime, StacksAreSizedFromTheFrame) {
+  KilnSpirvCpuStats before, after;
+  for (uint32_t flags : {uint32_t(kUsesBarrier), 0u}) {
+    static const KernelDesc withBarrier = {
+        kABIVersion, kUsesBarrier,  0,          0,       1,      0, 0,
+        1u << 20,    "big_frame_b", kOneBuffer, nullptr, nullptr};
+    static const KernelDesc plain = {kABIVersion, 0,          0,       0,
+                                     1,           0,          0,       1u << 20,
+                                     "big_frame", kOneBuffer, nullptr, nullptr};
+    const KernelDesc &desc = flags ? withBarrier : plain;
+    void *f =
+        loadKernel({&desc, bigFrameKernel, {memrefArg(4, 1, 0)}, {4, 1, 1}},
+                   flags ? 28 : 29);
+    std::vector<uint32_t> out(4);
+    MemRef m(out.data(), 4);
+    std::vector<void *> params;
+    m.append(params);
+    kilnSpirvCpuGetStats(&before);
+    ASSERT_FALSE(launch(f, {1, 1, 1}, {4, 1, 1}, params));
+    kilnSpirvCpuGetStats(&after);
+    EXPECT_EQ(after.fiberLaunches, before.fiberLaunches + 1);
+    for (uint32_t id = 0; id < 4; ++id)
+      EXPECT_EQ(out[id], 3 * id + 1000 + (1u << 18) - 1);
+  }
+  static const KernelDesc tooBig = {
+      kABIVersion,        0,         0,       0,       0,      0, 0,
+      kMaxStackBytes + 1, "too_big", nullptr, nullptr, nullptr};
+  std::vector<uint8_t> bytes =
+      makeContainer({{&tooBig, nopKernel, {}, {1, 1, 1}}}, 30);
+  auto module = cpu().loadModule(bytes.data(), bytes.size());
+  ASSERT_TRUE(bool(module));
+  auto function = cpu().getFunction(*module, "too_big");
+  ASSERT_FALSE(bool(function));
+  EXPECT_EQ(function.error().message(),
+            "kernel 'too_big': its KernelDesc asks for 4194305 bytes of stack "
+            "per invocation; the spirv-cpu runtime gives at most 4194304");
+}
+
 TEST(SPIRVCPURuntime, TimingCallback) {
   static const KernelDesc desc = {
       kABIVersion, 0, 0, 0, 0, 0, 0, 0, "timed", nullptr, nullptr, nullptr};

@@ -108,6 +108,11 @@ struct WorkgroupVarDesc {
   const char *description;
 };
 
+/// The most stack a kernel may need per invocation (KernelDesc::stackBytes):
+/// the spirv-cpu target refuses a kernel above it, with the location of its
+/// largest variable.
+constexpr uint32_t kMaxStackBytes = 4u << 20;
+
 /// KernelDesc::flags.
 enum KernelFlags : uint32_t {
   /// The kernel has a workgroup barrier: invocations run as fibers.
@@ -133,7 +138,12 @@ struct KernelDesc {
   uint32_t numResources;
   uint32_t numWorkgroupVars;
   uint32_t numSites;
-  uint32_t reserved;
+  /// Bytes of the kernel's stack frame that the compiler counted: its
+  /// Function storage class variables (memref.alloca arrays among them) and
+  /// those of the deepest chain of functions it calls, at most
+  /// kMaxStackBytes. The runtime runs a kernel whose frame is large on
+  /// stacks sized for it. Code compiled before this field had 0 here.
+  uint32_t stackBytes;
   /// The entry point's name.
   const char *name;
   const ResourceDesc *resources;

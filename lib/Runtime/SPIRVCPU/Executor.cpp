@@ -177,13 +177,13 @@ Status Executor::Worker::runWorkgroup(Launch &l, uint64_t index) {
   while (lanes.size() < count) {
     auto lane = std::make_unique<Lane>();
     lane->worker = this;
-    if (l.fibers)
-      KILN_TRY(lane->stack.allocate(kFiberStackBytes).prepend(where()));
     lanes.push_back(std::move(lane));
   }
+  // Fiber stacks grow to what the kernel's frame needs, and stay.
+  size_t stackBytes = fiberStackBytes(desc);
   for (uint32_t i = l.fibers ? 0 : count; i < count; ++i)
-    if (!lanes[i]->stack.bottom())
-      KILN_TRY(lanes[i]->stack.allocate(kFiberStackBytes).prepend(where()));
+    if (lanes[i]->stack.size() < stackBytes)
+      KILN_TRY(lanes[i]->stack.allocate(stackBytes).prepend(where()));
 
   auto fill = [&](Lane &lane, uint32_t local, uint8_t *privateBytes) {
     Invocation &inv = lane.invocation;

@@ -55,8 +55,19 @@
 namespace kiln {
 namespace spirvcpu {
 
-/// The fiber stack of an invocation.
+/// The fiber stack of an invocation, besides the frame the compiler
+/// counted (KernelDesc::stackBytes).
 constexpr size_t kFiberStackBytes = 256 * 1024;
+/// A kernel whose frame is larger runs on fibers, whose stacks are sized
+/// for it, instead of on the worker's own stack.
+constexpr uint32_t kFastPathStackBytes = 64 * 1024;
+
+/// The fiber stack a kernel with `desc` runs on.
+inline size_t fiberStackBytes(const KernelDesc &desc) {
+  constexpr size_t kGrain = 64 * 1024;
+  return kFiberStackBytes +
+         (size_t(desc.stackBytes) + kGrain - 1) / kGrain * kGrain;
+}
 
 /// A kernel as mgpuModuleGetFunction returns it.
 struct Kernel {

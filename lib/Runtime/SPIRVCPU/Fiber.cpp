@@ -103,6 +103,8 @@ rt::Status FiberStack::allocate(size_t bytes) {
                                                "of a fiber stack: ") +
                                        std::strerror(error));
   }
+  if (mapping_)
+    munmap(mapping_, mappingBytes_); // A smaller stack, replaced.
   mapping_ = mapping;
   mappingBytes_ = bytes + page;
   bottom_ = static_cast<uint8_t *>(mapping) + page;

@@ -122,6 +122,13 @@ Status bindKernel(Kernel &kernel, const container::KernelInfo &info) {
     return KILN_ERROR(InvalidArgument,
                       prefix + "its KernelDesc counts resources, workgroup "
                                "variables or sites but has no table of them");
+  if (desc.stackBytes > kMaxStackBytes)
+    return KILN_ERROR(InvalidArgument,
+                      prefix + "its KernelDesc asks for " +
+                          std::to_string(desc.stackBytes) +
+                          " bytes of stack per invocation; the spirv-cpu "
+                          "runtime gives at most " +
+                          std::to_string(kMaxStackBytes));
   for (uint32_t i = 0; i < desc.numWorkgroupVars; ++i) {
     const WorkgroupVarDesc &var = desc.workgroupVars[i];
     if (uint64_t(var.offset) + var.bytes > desc.workgroupMemoryBytes)
@@ -157,8 +164,7 @@ Status bindKernel(Kernel &kernel, const container::KernelInfo &info) {
     int found = -1;
     for (size_t a = 0; a < info.args.size(); ++a)
       if (container::isDescriptorKind(info.args[a].kind) &&
-          info.args[a].set == r.set &&
-          info.args[a].binding == r.binding)
+          info.args[a].set == r.set && info.args[a].binding == r.binding)
         found = int(a);
     // A resource only another kernel of the module uses stays null.
     if (found < 0 && !r.used) {
@@ -745,7 +751,9 @@ Status SPIRVCPURuntime::launch(void *function, rt::Dim3 grid, rt::Dim3 block,
   uint32_t flags = kernel->desc->flags;
   run->checked = flags & kChecked;
   run->dynamicWorkgroupBytes = uint32_t(dynamicBytes);
-  run->fibers = flags & (kUsesBarrier | kUsesSubgroupOps | kChecked);
+  // A large frame does not fit the worker's own stack.
+  run->fibers = (flags & (kUsesBarrier | kUsesSubgroupOps | kChecked)) ||
+                desc.stackBytes > kFastPathStackBytes;
   KILN_TRY(decode(*kernel, params, paramsCount, *run));
 
   KILN_ASSIGN_OR_RETURN(Executor * executor, Executor::get());

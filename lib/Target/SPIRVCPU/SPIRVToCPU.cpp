@@ -98,10 +98,13 @@ struct ModuleState {
   bool checked = false;
   /// The module has dynamic workgroup memory: the last workgroup variable.
   bool dynamicWorkgroup = false;
-  /// gpu.printf formats, by debug printf stub (kiln/Target/SPIRV/Serialization.h).
+  /// gpu.printf formats, by debug printf stub
+  /// (kiln/Target/SPIRV/Serialization.h).
   SmallVector<std::string> printfFormats;
   /// Prefix of the symbols this module adds to the host module.
   std::string prefix;
+  /// Per kernel: KernelDesc::stackBytes.
+  llvm::StringMap<uint32_t> stackBytes;
 
   uint32_t site(Location loc) {
     std::string text;
@@ -696,6 +699,10 @@ private:
   LogicalResult placeGlobals(spirv::ModuleOp module, gpu::GPUModuleOp gpuModule,
                              ModuleState &state);
   LogicalResult checkSupported(spirv::ModuleOp module);
+  /// Records each kernel's stack frame in `state`; a frame above
+  /// abi::kMaxStackBytes is an error at its largest variable.
+  LogicalResult measureStacks(ModuleOp converted, ArrayRef<std::string> kernels,
+                              ModuleState &state);
   LogicalResult finishFunctions(ModuleOp converted, ModuleState &state);
   void emitRegistration(gpu::GPUModuleOp gpuModule, ModuleOp converted,
                         ModuleState &state, uint64_t hash,
@@ -1257,7 +1264,8 @@ void SPIRVToCPUPass::emitRegistration(
                            state.privateBytes,
                            uint32_t(state.resources.size()),
                            uint32_t(state.workgroupVars.size()),
-                           uint32_t(state.sites.size())};
+                           uint32_t(state.sites.size()),
+                           state.stackBytes.lookup(kernel)};
       for (auto [i, v] : llvm::enumerate(counts))
         f.i32({int64_t(i)}, v);
       StringRef pointers[] = {nameGlobal, resourcesName, varsName, sitesName};
@@ -1294,6 +1302,84 @@ void SPIRVToCPUPass::emitRegistration(
       b, loc, b.getArrayAttr({FlatSymbolRefAttr::get(ctx, ctorName)}),
       b.getArrayAttr({b.getI32IntegerAttr(100)}),
       b.getArrayAttr({LLVM::ZeroAttr::get(ctx)}));
+}
+
+namespace {
+/// A function's stack frame as the compiler sees it: its allocas (Function
+/// storage class variables, memref.alloca arrays) and those of the deepest
+/// chain of functions it calls.
+struct Frame {
+  uint64_t bytes = 0;
+  /// The largest alloca on that chain, where the error points.
+  uint64_t largest = 0;
+  std::optional<Location> largestAt;
+};
+
+Frame frameOf(LLVM::LLVMFuncOp fn, SymbolTable &symbols,
+              const DataLayout &layout,
+              llvm::DenseMap<Operation *, Frame> &memo) {
+  if (auto it = memo.find(fn); it != memo.end())
+    return it->second;
+  memo[fn] = Frame(); // SPIR-V has no recursion; a cycle adds nothing.
+  Frame frame, deepest;
+  auto add = [](uint64_t a, uint64_t b) {
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+  };
+  fn.walk([&](Operation *op) {
+    if (auto alloca = dyn_cast<LLVM::AllocaOp>(op)) {
+      APInt count(64, 1);
+      (void)matchPattern(alloca.getArraySize(), m_ConstantInt(&count));
+      uint64_t element = layout.getTypeSize(alloca.getElemType());
+      uint64_t n = count.getZExtValue();
+      uint64_t bytes = n && element > UINT64_MAX / n ? UINT64_MAX : element * n;
+      frame.bytes = add(frame.bytes, bytes);
+      if (bytes > frame.largest) {
+        frame.largest = bytes;
+        frame.largestAt = alloca.getLoc();
+      }
+    } else if (auto call = dyn_cast<LLVM::CallOp>(op)) {
+      auto callee = call.getCallee();
+      auto target = callee ? symbols.lookup<LLVM::LLVMFuncOp>(*callee)
+                           : LLVM::LLVMFuncOp();
+      if (target && !target.isExternal()) {
+        Frame inner = frameOf(target, symbols, layout, memo);
+        if (inner.bytes > deepest.bytes)
+          deepest = inner;
+      }
+    }
+  });
+  frame.bytes = add(frame.bytes, deepest.bytes);
+  if (deepest.largest > frame.largest) {
+    frame.largest = deepest.largest;
+    frame.largestAt = deepest.largestAt;
+  }
+  memo[fn] = frame;
+  return frame;
+}
+} // namespace
+
+LogicalResult SPIRVToCPUPass::measureStacks(ModuleOp converted,
+                                            ArrayRef<std::string> kernels,
+                                            ModuleState &state) {
+  SymbolTable symbols(converted);
+  DataLayout layout(converted);
+  llvm::DenseMap<Operation *, Frame> memo;
+  for (const std::string &kernel : kernels) {
+    auto fn = symbols.lookup<LLVM::LLVMFuncOp>(kernel);
+    if (!fn)
+      continue;
+    Frame frame = frameOf(fn, symbols, layout, memo);
+    if (frame.bytes > abi::kMaxStackBytes)
+      return emitError(frame.largestAt.value_or(fn.getLoc()), "kernel '")
+             << kernel << "' needs " << frame.bytes
+             << " bytes of private memory per invocation (its variables and "
+                "memref.alloca arrays, with those of the functions it "
+                "calls); the spirv-cpu target allows at most "
+             << abi::kMaxStackBytes
+             << ": put larger arrays in workgroup memory or a buffer";
+    state.stackBytes[kernel] = uint32_t(frame.bytes);
+  }
+  return success();
 }
 
 LogicalResult SPIRVToCPUPass::convertModule(gpu::GPUModuleOp gpuModule) {
@@ -1473,6 +1559,8 @@ LogicalResult SPIRVToCPUPass::convertModule(gpu::GPUModuleOp gpuModule) {
   // module.
   auto converted = cast<ModuleOp>(scratch->getBody()->front());
   if (failed(finishFunctions(converted, state)))
+    return failure();
+  if (failed(measureStacks(converted, kernels, state)))
     return failure();
 
   // Line tables from the MLIR locations, so that a debugger can stop at a
