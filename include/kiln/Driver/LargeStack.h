@@ -11,6 +11,8 @@
 #ifndef KILN_DRIVER_LARGESTACK_H
 #define KILN_DRIVER_LARGESTACK_H
 
+#include "kiln/Driver/CrashWatchdog.h"
+
 #include "llvm/Support/thread.h"
 
 #include <optional>
@@ -23,8 +25,10 @@ namespace driver {
 constexpr unsigned kToolStackBytes = 1u << 30;
 
 /// Runs `body` (returning an exit status) on a thread with a
-/// kToolStackBytes stack and returns its status.
+/// kToolStackBytes stack and returns its status. A tool's main: the crash
+/// watchdog (CrashWatchdog.h) is installed first.
 template <typename F> int onLargeStack(F &&body) {
+  installCrashWatchdog();
   int status = 0;
   llvm::thread worker(std::optional<unsigned>(kToolStackBytes),
                       [&] { status = body(); });
