@@ -21,10 +21,10 @@ if [ "${1:-}" = --sanitize ]; then
     # KILN_WERROR in the environment applies to a configured build too.
     cmake -S . -B build-asan -DKILN_WERROR="$KILN_WERROR" >/dev/null
   fi
-  ninja -C build-asan -j "${KILN_JOBS:-2}"
-  build=build-asan
-  # Leaks are not checked: the driver and LLVM keep objects until exit.
-  # A report aborts, so that a test expecting a failure still fails on it.
+  # Set before the build, which runs the sanitized kiln-compile on the
+  # benchmarks' kernels. Leaks are not checked: the driver and LLVM keep
+  # objects until exit. A report aborts, so that a test expecting a
+  # failure still fails on it.
   # User poisoning is off: LLVM's BumpPtrAllocator poisons the unused part
   # of a slab when its inline code is compiled with ASan (Kiln's attribute
   # storage, allocated in the MLIR context), and the uninstrumented
@@ -32,6 +32,8 @@ if [ "${1:-}" = --sanitize ]; then
   # report about no error.
   export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:allow_user_poisoning=0"
   export UBSAN_OPTIONS="print_stacktrace=1:abort_on_error=1"
+  ninja -C build-asan -j "${KILN_JOBS:-2}"
+  build=build-asan
 else
   scripts/install-deps.sh
   scripts/build.sh

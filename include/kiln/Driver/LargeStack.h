@@ -16,6 +16,7 @@
 #include "llvm/Support/thread.h"
 
 #include <optional>
+#include <signal.h>
 
 namespace kiln {
 namespace driver {
@@ -30,8 +31,18 @@ constexpr unsigned kToolStackBytes = 1u << 30;
 template <typename F> int onLargeStack(F &&body) {
   installCrashWatchdog();
   int status = 0;
-  llvm::thread worker(std::optional<unsigned>(kToolStackBytes),
-                      [&] { status = body(); });
+  llvm::thread worker(std::optional<unsigned>(kToolStackBytes), [&] {
+    // LLVM's signal handling may give the thread a larger alternate signal
+    // stack of its own (malloc'ed); the sanitizers, which made the first,
+    // unmap whatever is installed when the thread ends (munmap of a
+    // malloc'ed block: "AddressSanitizer failed to deallocate"). Theirs
+    // goes back before the thread ends.
+    stack_t original;
+    bool restore = sigaltstack(nullptr, &original) == 0;
+    status = body();
+    if (restore)
+      sigaltstack(&original, nullptr);
+  });
   worker.join();
   return status;
 }
