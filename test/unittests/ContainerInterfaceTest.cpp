@@ -260,9 +260,36 @@ TEST(Interface, EveryWordMutationGivesAnAnswer) {
   }
 }
 
+/// The fuzz corpus in the source tree; tests that read it skip where the
+/// tests run without their sources (the device kit).
+#define REQUIRE_CORPUS()                                                       \
+  if (!std::filesystem::is_directory(KILN_FUZZ_CORPUS))                        \
+  GTEST_SKIP() << KILN_FUZZ_CORPUS " is not here (run away from the sources)"
+
+/// A kernel compiled with gpu.dynamic_shared_memory, given as raw SPIR-V:
+/// nothing would set its array's length.
+TEST(Interface, RawSPIRVWithDynamicWorkgroupMemoryIsRefused) {
+  REQUIRE_CORPUS();
+  std::ifstream in(std::string(KILN_FUZZ_CORPUS) +
+                       "/container/dynamic_shared_memory-main_kernel.kiln",
+                   std::ios::binary);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+  ModuleInfo m;
+  std::string error;
+  ASSERT_TRUE(parse(bytes.data(), bytes.size(), m, error)) << error;
+  ASSERT_EQ(m.kernels.size(), 1u);
+  EXPECT_NE(m.kernels[0].dynamicWorkgroupElementBytes, 0u);
+  EXPECT_FALSE(checkRawInterface(m.spirv, m.kernels[0].name,
+                                 uint32_t(m.kernels[0].args.size()), error));
+  EXPECT_NE(error.find("whose length a raw SPIR-V launch does not set"),
+            std::string::npos)
+      << error;
+}
+
 /// The fuzzers' seeds are containers the compiler writes now: a seed the
 /// parser refuses (an old version) only exercises the version check.
 TEST(Interface, FuzzCorpusContainersAreCurrent) {
+  REQUIRE_CORPUS();
   size_t seen = 0;
   for (const char *folder : {"container", "module"})
     for (const auto &entry : std::filesystem::directory_iterator(

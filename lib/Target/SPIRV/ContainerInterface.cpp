@@ -503,6 +503,10 @@ bool checkKernel(const Index &ix, const ModuleInfo &module, const KernelInfo &k,
       array = ix.type(array->members[0]);
     elementBytes = array ? scalarBytes(ix, ix.type(array->a)) : 0;
   }
+  if (raw && !dynamicArrays.empty())
+    return fail("it has a dynamic workgroup array (specialization constant " +
+                std::to_string(kDynamicWorkgroupSpecId) +
+                "), whose length a raw SPIR-V launch does not set");
   if (elementBytes != k.dynamicWorkgroupElementBytes)
     return fail("the container gives its dynamic workgroup array " +
                 std::to_string(k.dynamicWorkgroupElementBytes) +
