@@ -4,7 +4,7 @@
 // The whole pipeline: gpu.launch is outlined and each GPU module becomes a
 // gpu.binary holding Kiln's container ("KILN", version 3) for its target env.
 // CHECK: gpu.launch_func  @main_kernel::@main_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%{{.*}} : memref<?xf32>, %{{.*}} : f32)
-// CHECK: gpu.binary @main_kernel  [#gpu.object<#spirv.target_env<#spirv.vce<v1.3, [Shader, GroupNonUniform]
+// CHECK: gpu.binary @main_kernel  [#gpu.object<#spirv.target_env<#spirv.vce<v1.6, [Shader, Float16
 // CHECK-SAME: properties = {format = "kiln-spirv"}, bin = "KILN\03\00\00\00
 // LAVAPIPE: gpu.binary @main_kernel  [#gpu.object<#spirv.target_env<#spirv.vce<v1.6, [Shader, Float16
 module attributes {gpu.container_module} {

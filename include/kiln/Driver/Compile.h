@@ -14,6 +14,7 @@
 
 #include "kiln/Target/AOT/AOT.h"
 #include "kiln/Target/NVVM/CUDA.h"
+#include "kiln/Target/SPIRV/TargetEnvs.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -70,7 +71,7 @@ struct TargetOptions {
   /// Vulkan and spirv-cpu: a profile name, a #spirv.target_env literal, or
   /// "device" (Vulkan: the device the runtime chooses; spirv-cpu: the
   /// spirv-cpu profile).
-  std::string targetEnv = "desktop";
+  std::string targetEnv = kDefaultVulkanTargetEnv;
   /// Lower index to i64 in kernels and push constants.
   bool use64BitIndex = false;
   /// never, auto or always; empty: the target's default (Vulkan auto,

@@ -3,6 +3,7 @@
 #ifndef KILN_PIPELINES_PIPELINES_H
 #define KILN_PIPELINES_PIPELINES_H
 
+#include "kiln/Target/SPIRV/TargetEnvs.h"
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
@@ -20,7 +21,7 @@ struct GPUToSPIRVPipelineOptions
       llvm::cl::desc("Target env profile for GPU modules without one "
                      "(vulkan-1.1, vulkan-1.2, vulkan-1.3, desktop, lavapipe) or a "
                      "#spirv.target_env literal"),
-      llvm::cl::init("vulkan-1.1")};
+      llvm::cl::init(kiln::kDefaultVulkanTargetEnv)};
   // The runtime reads index-typed push constants with the width recorded in
   // the container, so this setting is part of the ABI (docs/abi.md).
   PassOptions::Option<bool> use64BitIndex{

@@ -2,11 +2,15 @@
 // RUN: kiln-opt %s --split-input-file --kiln-attach-spirv-target-env=profile=lavapipe | FileCheck %s --check-prefix=LAVAPIPE
 // RUN: kiln-opt %s --split-input-file --kiln-attach-spirv-target-env=profile=vulkan-1.3 | FileCheck %s --check-prefix=VK13
 // RUN: kiln-opt %s --split-input-file --kiln-attach-spirv-target-env=profile=desktop | FileCheck %s --check-prefix=DESKTOP
+// RUN: kiln-opt %s --split-input-file --kiln-attach-spirv-target-env=profile=vulkan-1.1 | FileCheck %s --check-prefix=VK11
 
-// The default profile is the portable Vulkan 1.1 baseline.
+// The default profile is desktop, as for kiln-compile and the pipelines.
 // CHECK-LABEL: gpu.module @plain
-// CHECK-SAME: spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader, GroupNonUniform], [SPV_KHR_storage_buffer_storage_class]>, api=Vulkan
-// CHECK-SAME: #spirv.resource_limits<max_compute_workgroup_size = [128, 128, 64]>
+// CHECK-SAME: #spirv.vce<v1.6, [Shader, Float16, Float64, Int8, Int16, Int64, Int64Atomics
+// CHECK-SAME: max_compute_workgroup_size = [1024, 1024, 64]
+// VK11-LABEL: gpu.module @plain
+// VK11-SAME: spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader, GroupNonUniform], [SPV_KHR_storage_buffer_storage_class]>, api=Vulkan
+// VK11-SAME: #spirv.resource_limits<max_compute_workgroup_size = [128, 128, 64]>
 // DESKTOP-LABEL: gpu.module @plain
 // DESKTOP-SAME: #spirv.vce<v1.6, [Shader, Float16, Float64, Int8, Int16, Int64, Int64Atomics
 // DESKTOP-SAME: max_compute_workgroup_size = [1024, 1024, 64]

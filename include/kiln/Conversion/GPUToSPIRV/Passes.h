@@ -9,6 +9,7 @@
 #define KILN_CONVERSION_GPUTOSPIRV_PASSES_H
 
 #include "kiln/Dialect/Kiln/KilnDialect.h"
+#include "kiln/Target/SPIRV/TargetEnvs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

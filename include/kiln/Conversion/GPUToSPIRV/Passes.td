@@ -22,7 +22,8 @@ def KilnAttachSPIRVTargetEnv
     ```mlir
     gpu.module @kernels { ... }
     ```
-    After (`profile=vulkan-1.1`):
+    After (`profile=vulkan-1.1`; the default is `desktop`,
+    `kiln::kDefaultVulkanTargetEnv`):
     ```mlir
     gpu.module @kernels attributes {spirv.target_env = #spirv.target_env<
         #spirv.vce<v1.3, [Shader, GroupNonUniform], [...]>, api=Vulkan, ...>} { ... }
@@ -30,7 +31,8 @@ def KilnAttachSPIRVTargetEnv
   }];
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
   let options = [
-    Option<"profile", "profile", "std::string", /*default=*/"\"vulkan-1.1\"",
+    Option<"profile", "profile", "std::string",
+           /*default=*/"::kiln::kDefaultVulkanTargetEnv",
            "Target env profile for GPU modules without one: vulkan-1.1, "
            "vulkan-1.2, vulkan-1.3, desktop, lavapipe, or a #spirv.target_env literal">,
   ];

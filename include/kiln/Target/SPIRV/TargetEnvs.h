@@ -17,6 +17,13 @@ namespace kiln {
 /// The profile names `--target-env` accepts, in the order docs list them.
 llvm::ArrayRef<llvm::StringRef> getTargetEnvProfileNames();
 
+/// The profile a GPU module without a target env gets when Kiln compiles it
+/// for Vulkan without a device in view: kiln-compile, kiln-opt's
+/// --kiln-gpu-to-spirv and --kiln-gpu-to-vulkan, and the
+/// kiln-attach-spirv-target-env pass all default to it. The runners default
+/// to "device", the device they run on.
+inline constexpr const char *kDefaultVulkanTargetEnv = "desktop";
+
 /// Returns the target env of the named profile, or of a literal
 /// `#spirv.target_env<...>` attribute. Fails with `error` set when the name is
 /// unknown or the literal does not parse.
