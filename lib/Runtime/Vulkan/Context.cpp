@@ -16,17 +16,16 @@
 #include "../Ranges.h"
 #include "../Timeout.h"
 #include "ValidateSPIRV.h"
-#include "kiln/Target/SPIRV/PrintfFormat.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <sys/mman.h>
-#include <array>
 #include <map>
+#include <sys/mman.h>
 #include <unistd.h>
 
 using namespace kiln;
@@ -136,16 +135,16 @@ static const char *debugPrintfText(const char *message) {
   return bar ? bar + 2 : message;
 }
 
-static VKAPI_ATTR VkBool32 VKAPI_CALL
-onValidationMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                    VkDebugUtilsMessageTypeFlagsEXT,
-                    const VkDebugUtilsMessengerCallbackDataEXT *data,
-                    void *user) {
+static VKAPI_ATTR VkBool32 VKAPI_CALL onValidationMessage(
+    VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+    VkDebugUtilsMessageTypeFlagsEXT,
+    const VkDebugUtilsMessengerCallbackDataEXT *data, void *user) {
   auto *context = static_cast<Context *>(user);
   const char *message = data && data->pMessage ? data->pMessage : "";
   bool fromPrintf = context->printfOn && data && data->pMessageIdName &&
                     std::strstr(data->pMessageIdName, "DEBUG-PRINTF");
-  if (fromPrintf && severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
+  if (fromPrintf &&
+      severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
     // What a kernel printed, on stdout as CUDA's vprintf output is.
     std::fputs(debugPrintfText(message), stdout);
     std::fflush(stdout);
@@ -284,8 +283,7 @@ Status Context::initInstance() {
       VK_VALIDATION_FEATURE_DISABLE_THREAD_SAFETY_EXT,
       VK_VALIDATION_FEATURE_DISABLE_OBJECT_LIFETIMES_EXT,
       VK_VALIDATION_FEATURE_DISABLE_API_PARAMETERS_EXT};
-  VkValidationFeaturesEXT features{
-      VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+  VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
   if (printfOn) {
     extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
     features.enabledValidationFeatureCount = 1;
@@ -445,11 +443,11 @@ Expected<VkPhysicalDevice> Context::choosePhysicalDevice() {
                             "'; the devices are:" + rt::listDevices(names));
     }
   }
-  const VkPhysicalDeviceType order[] = {
-      VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU,
-      VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU,
-      VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU, VK_PHYSICAL_DEVICE_TYPE_CPU,
-      VK_PHYSICAL_DEVICE_TYPE_OTHER};
+  const VkPhysicalDeviceType order[] = {VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU,
+                                        VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU,
+                                        VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU,
+                                        VK_PHYSICAL_DEVICE_TYPE_CPU,
+                                        VK_PHYSICAL_DEVICE_TYPE_OTHER};
   for (VkPhysicalDeviceType type : order)
     for (size_t i = 0; i < devices.size(); ++i)
       if (properties[i].deviceType == type)
@@ -487,8 +485,9 @@ Status Context::initDevice() {
   timestamps = families[queueFamily].timestampValidBits > 0 &&
                properties.limits.timestampPeriod > 0;
   if (envTiming && !timestamps)
-    std::fprintf(stderr, "kiln-vulkan: device '%s' has no compute timestamps; "
-                         "--print-timing reports host time only\n",
+    std::fprintf(stderr,
+                 "kiln-vulkan: device '%s' has no compute timestamps; "
+                 "--print-timing reports host time only\n",
                  properties.deviceName);
   timing = (envTiming || timingCallback) && timestamps;
 
@@ -506,8 +505,7 @@ Status Context::initDevice() {
   };
   std::vector<const char *> extensions;
   nonSemanticInfo = properties.apiVersion >= VK_API_VERSION_1_3;
-  if (!nonSemanticInfo &&
-      has(VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME)) {
+  if (!nonSemanticInfo && has(VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME)) {
     extensions.push_back(VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME);
     nonSemanticInfo = true;
   }
@@ -827,10 +825,10 @@ Expected<void *> Context::allocate(uint64_t size, bool hostShared) {
   Allocation a;
   a.size = size;
   bool visible = false;
-  VkMemoryPropertyFlags want =
-      hostShared ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                       VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                 : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  VkMemoryPropertyFlags want = hostShared
+                                   ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                         VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                                   : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
   // Sizes near 2^64 would wrap in the rounding below.
   if (size > (UINT64_C(1) << 62))
     return KILN_ERROR(
@@ -931,8 +929,8 @@ void Context::memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStages,
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   barrier.srcAccessMask = srcAccess;
   barrier.dstAccessMask = dstAccess;
-  vk.vkCmdPipelineBarrier(cmd, srcStages, dstStages, 0, 1, &barrier, 0,
-                          nullptr, 0, nullptr);
+  vk.vkCmdPipelineBarrier(cmd, srcStages, dstStages, 0, 1, &barrier, 0, nullptr,
+                          0, nullptr);
 }
 
 template <typename F> Expected<double> Context::runNow(F body, bool timed) {
@@ -1116,135 +1114,6 @@ Status Context::fill(void *dst, uint32_t pattern, unsigned patternBytes,
 // Modules and kernels
 //===----------------------------------------------------------------------===//
 
-/// Names of the GLCompute entry points of a SPIR-V module and, where the
-/// module fixes it with OpExecutionMode LocalSize, each one's workgroup size
-/// (0s when it does not); false when the words are not a well-formed
-/// instruction stream (drivers may crash on those rather than fail).
-static bool scanEntryPoints(const std::vector<uint32_t> &words,
-                            std::vector<std::string> &names,
-                            std::map<std::string, std::array<uint32_t, 3>> &sizes,
-                            bool &debugPrintf, std::string &error) {
-  std::map<uint32_t, std::string> byId, strings;
-  uint32_t printfSet = 0;
-  if (words.size() < 5 || words[0] != container::kSPIRVMagic) {
-    error = "the SPIR-V header is missing or has a bad magic number";
-    return false;
-  }
-  for (size_t i = 5; i < words.size();) {
-    uint32_t count = words[i] >> 16, opcode = words[i] & 0xFFFF;
-    if (count == 0 || i + count > words.size()) {
-      error = "SPIR-V instruction at word " + std::to_string(i) +
-              " runs past the end of the module";
-      return false;
-    }
-    const uint32_t kOpEntryPoint = 15, kOpExecutionMode = 16,
-                   kGLCompute = 5, kLocalSize = 17;
-    // The literal string that starts at operand word `first`.
-    auto literal = [&](uint32_t first) {
-      const char *chars = reinterpret_cast<const char *>(&words[i + first]);
-      return std::string(chars, strnlen(chars, (count - first) * 4));
-    };
-    if (opcode == kOpEntryPoint && count >= 4 && words[i + 1] == kGLCompute) {
-      names.push_back(literal(3));
-      byId[words[i + 2]] = names.back();
-      sizes[names.back()] = {0, 0, 0};
-    }
-    const uint32_t kOpString = 7, kOpExtInstImport = 11, kOpExtInst = 12,
-                   kDebugPrintf = 1;
-    if (opcode == kOpExtInstImport && count >= 3 &&
-        literal(2) == "NonSemantic.DebugPrintf") {
-      debugPrintf = true;
-      printfSet = words[i + 1];
-    }
-    if (opcode == kOpString && count >= 3)
-      strings[words[i + 1]] = literal(2);
-    // A debug printf's format is checked as the compiler checks it: the
-    // validation layer gives it to snprintf, which would read (%s) or write
-    // (%n) memory that is not there. It takes one value per conversion.
-    if (opcode == kOpExtInst && count >= 6 && printfSet &&
-        words[i + 3] == printfSet && words[i + 4] == kDebugPrintf) {
-      auto format = strings.find(words[i + 5]);
-      if (format == strings.end()) {
-        error = "a debug printf's format is not an OpString declared before it";
-        return false;
-      }
-      std::vector<printf_format::Conversion> conversions;
-      std::string why = printf_format::parse(format->second, conversions);
-      if (why.empty() && conversions.size() != count - 6)
-        why = "format has " + std::to_string(conversions.size()) +
-              " conversions for " + std::to_string(count - 6) + " values";
-      if (!why.empty()) {
-        error = "its debug printf format \"" + format->second + "\": " + why;
-        return false;
-      }
-    }
-    if (opcode == kOpExecutionMode && count == 6 &&
-        words[i + 2] == kLocalSize) {
-      auto it = byId.find(words[i + 1]);
-      if (it != byId.end())
-        sizes[it->second] = {words[i + 3], words[i + 4], words[i + 5]};
-    }
-    i += count;
-  }
-  return true;
-}
-
-bool kiln::vkrt::inspectModule(const void *data, size_t size, Module &module,
-                               std::string &error) {
-  if (!data && size) {
-    error = "a null module of " + std::to_string(size) + " bytes";
-    return false;
-  }
-  module.bytes.assign(static_cast<const uint8_t *>(data),
-                      static_cast<const uint8_t *>(data) + size);
-  if (container::isContainer(data, size)) {
-    if (!container::parse(module.bytes.data(), size, module.info, error))
-      return false;
-    module.isContainer = true;
-  } else {
-    uint32_t magic = 0;
-    if (size >= 4)
-      std::memcpy(&magic, data, 4);
-    if (size < 20 || size % 4 != 0 || magic != container::kSPIRVMagic) {
-      error = std::to_string(size) +
-              " bytes that are neither a Kiln container nor SPIR-V (bad "
-              "magic or size)";
-      return false;
-    }
-    module.info.spirv.resize(size / 4);
-    std::memcpy(module.info.spirv.data(), data, size);
-  }
-  std::map<std::string, std::array<uint32_t, 3>> localSizes;
-  if (!scanEntryPoints(module.info.spirv, module.entryPoints, localSizes,
-                       module.debugPrintf, error))
-    return false;
-  // The container's argument table is trusted only where the SPIR-V agrees:
-  // every kernel it lists is an entry point with the workgroup size it says.
-  if (!module.isContainer)
-    return true;
-  for (const container::KernelInfo &k : module.info.kernels) {
-    auto it = localSizes.find(k.name);
-    if (it == localSizes.end()) {
-      error = "its container lists kernel '" + k.name +
-              "', which its SPIR-V has no entry point for";
-      return false;
-    }
-    const std::array<uint32_t, 3> &local = it->second;
-    if (local[0] != 0 && (local[0] != k.workgroupSize[0] ||
-                          local[1] != k.workgroupSize[1] ||
-                          local[2] != k.workgroupSize[2])) {
-      error = "its container gives kernel '" + k.name + "' workgroup size (" +
-              std::to_string(k.workgroupSize[0]) + ", " +
-              std::to_string(k.workgroupSize[1]) + ", " +
-              std::to_string(k.workgroupSize[2]) + ") but its SPIR-V (" +
-              std::to_string(local[0]) + ", " + std::to_string(local[1]) +
-              ", " + std::to_string(local[2]) + ")";
-      return false;
-    }
-  }
-  return container::checkInterface(module.info, error);
-}
-
 Expected<Module *> Context::loadModule(const void *data, size_t size) {
   // The JIT and AOT hosts load each embedded binary once, but a host that
   // loads per launch must not pay for it: reuse a module with the same bytes.
@@ -1286,8 +1155,8 @@ Status Context::validateForDevice(const Module &module,
     return Status::success();
   auto start = std::chrono::steady_clock::now();
   std::string envName, error;
-  bool valid = kiln::vkrt::validateSPIRV(words, properties.apiVersion,
-                                         envName, error);
+  bool valid =
+      kiln::vkrt::validateSPIRV(words, properties.apiVersion, envName, error);
   stats.spirvValidationNanoseconds +=
       std::chrono::duration_cast<std::chrono::nanoseconds>(
           std::chrono::steady_clock::now() - start)
@@ -1380,8 +1249,8 @@ Expected<Kernel *> Context::getKernel(Module *module, const char *name) {
   auto kernel = std::make_unique<Kernel>();
   kernel->module = module;
   kernel->name = name;
-  if (std::find(module->entryPoints.begin(), module->entryPoints.end(),
-                name) == module->entryPoints.end()) {
+  if (std::find(module->entryPoints.begin(), module->entryPoints.end(), name) ==
+      module->entryPoints.end()) {
     std::string names;
     for (const std::string &n : module->entryPoints)
       names += (names.empty() ? "" : ", ") + n;
@@ -1945,9 +1814,8 @@ Status Context::mapSegments(std::vector<HostSegment> &segments,
                 "vkCreateBuffer");
         VkMemoryRequirements req;
         vk.vkGetBufferMemoryRequirements(device, seg.buffer.get(), &req);
-        uint32_t type = findMemoryType(req.memoryTypeBits &
-                                           hostProps.memoryTypeBits,
-                                       0);
+        uint32_t type =
+            findMemoryType(req.memoryTypeBits & hostProps.memoryTypeBits, 0);
         VkImportMemoryHostPointerInfoEXT import{
             VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
         import.handleType =
@@ -2264,7 +2132,8 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
 
   // Bind: descriptor offsets must be aligned; kernels that read their offset
   // from push constants absorb the difference.
-  uint64_t alignment = std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 1);
+  uint64_t alignment =
+      std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 1);
   for (BufferArg &b : buffers) {
     if (b.byAddress && !deviceAddresses)
       return KILN_ERROR(Unsupported,
@@ -2294,8 +2163,8 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
       VkBufferDeviceAddressInfo info{
           VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
       info.buffer = b.bound.buffer;
-      b.bound.address = vk.vkGetBufferDeviceAddress(device, &info) +
-                        b.bound.offset;
+      b.bound.address =
+          vk.vkGetBufferDeviceAddress(device, &info) + b.bound.offset;
       // The kernel's loads and stores promise their scalar's alignment.
       uint64_t scalarAlign = b.elementBytes & -b.elementBytes;
       if (b.bound.address % std::min<uint64_t>(scalarAlign, 8))

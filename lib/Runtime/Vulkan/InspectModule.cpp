@@ -1,0 +1,150 @@
+//===- InspectModule.cpp - What the runtime reads of a module at load -----===//
+//
+// inspectModule: a container or raw SPIR-V as mgpuModuleLoad receives it,
+// checked before anything is built from it or a driver sees it: the
+// container's layout, the SPIR-V's instruction stream, entry points and
+// workgroup sizes, debug printf formats, and the container's argument table
+// against the SPIR-V (container::checkInterface). It keeps no state, so the
+// fuzz targets call it directly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Context.h"
+#include "kiln/Target/SPIRV/PrintfFormat.h"
+
+#include <array>
+#include <cstring>
+#include <map>
+
+using namespace kiln;
+using namespace kiln::vkrt;
+
+/// Names of the GLCompute entry points of a SPIR-V module and, where the
+/// module fixes it with OpExecutionMode LocalSize, each one's workgroup size
+/// (0s when it does not); false when the words are not a well-formed
+/// instruction stream (drivers may crash on those rather than fail).
+static bool
+scanEntryPoints(const std::vector<uint32_t> &words,
+                std::vector<std::string> &names,
+                std::map<std::string, std::array<uint32_t, 3>> &sizes,
+                bool &debugPrintf, std::string &error) {
+  std::map<uint32_t, std::string> byId, strings;
+  uint32_t printfSet = 0;
+  if (words.size() < 5 || words[0] != container::kSPIRVMagic) {
+    error = "the SPIR-V header is missing or has a bad magic number";
+    return false;
+  }
+  for (size_t i = 5; i < words.size();) {
+    uint32_t count = words[i] >> 16, opcode = words[i] & 0xFFFF;
+    if (count == 0 || i + count > words.size()) {
+      error = "SPIR-V instruction at word " + std::to_string(i) +
+              " runs past the end of the module";
+      return false;
+    }
+    const uint32_t kOpEntryPoint = 15, kOpExecutionMode = 16, kGLCompute = 5,
+                   kLocalSize = 17;
+    // The literal string that starts at operand word `first`.
+    auto literal = [&](uint32_t first) {
+      const char *chars = reinterpret_cast<const char *>(&words[i + first]);
+      return std::string(chars, strnlen(chars, (count - first) * 4));
+    };
+    if (opcode == kOpEntryPoint && count >= 4 && words[i + 1] == kGLCompute) {
+      names.push_back(literal(3));
+      byId[words[i + 2]] = names.back();
+      sizes[names.back()] = {0, 0, 0};
+    }
+    const uint32_t kOpString = 7, kOpExtInstImport = 11, kOpExtInst = 12,
+                   kDebugPrintf = 1;
+    if (opcode == kOpExtInstImport && count >= 3 &&
+        literal(2) == "NonSemantic.DebugPrintf") {
+      debugPrintf = true;
+      printfSet = words[i + 1];
+    }
+    if (opcode == kOpString && count >= 3)
+      strings[words[i + 1]] = literal(2);
+    // A debug printf's format is checked as the compiler checks it: the
+    // validation layer gives it to snprintf, which would read (%s) or write
+    // (%n) memory that is not there. It takes one value per conversion.
+    if (opcode == kOpExtInst && count >= 6 && printfSet &&
+        words[i + 3] == printfSet && words[i + 4] == kDebugPrintf) {
+      auto format = strings.find(words[i + 5]);
+      if (format == strings.end()) {
+        error = "a debug printf's format is not an OpString declared before it";
+        return false;
+      }
+      std::vector<printf_format::Conversion> conversions;
+      std::string why = printf_format::parse(format->second, conversions);
+      if (why.empty() && conversions.size() != count - 6)
+        why = "format has " + std::to_string(conversions.size()) +
+              " conversions for " + std::to_string(count - 6) + " values";
+      if (!why.empty()) {
+        error = "its debug printf format \"" + format->second + "\": " + why;
+        return false;
+      }
+    }
+    if (opcode == kOpExecutionMode && count == 6 &&
+        words[i + 2] == kLocalSize) {
+      auto it = byId.find(words[i + 1]);
+      if (it != byId.end())
+        sizes[it->second] = {words[i + 3], words[i + 4], words[i + 5]};
+    }
+    i += count;
+  }
+  return true;
+}
+
+bool kiln::vkrt::inspectModule(const void *data, size_t size, Module &module,
+                               std::string &error) {
+  if (!data && size) {
+    error = "a null module of " + std::to_string(size) + " bytes";
+    return false;
+  }
+  module.bytes.assign(static_cast<const uint8_t *>(data),
+                      static_cast<const uint8_t *>(data) + size);
+  if (container::isContainer(data, size)) {
+    if (!container::parse(module.bytes.data(), size, module.info, error))
+      return false;
+    module.isContainer = true;
+  } else {
+    uint32_t magic = 0;
+    if (size >= 4)
+      std::memcpy(&magic, data, 4);
+    if (size < 20 || size % 4 != 0 || magic != container::kSPIRVMagic) {
+      error = std::to_string(size) +
+              " bytes that are neither a Kiln container nor SPIR-V (bad "
+              "magic or size)";
+      return false;
+    }
+    module.info.spirv.resize(size / 4);
+    std::memcpy(module.info.spirv.data(), data, size);
+  }
+  std::map<std::string, std::array<uint32_t, 3>> localSizes;
+  if (!scanEntryPoints(module.info.spirv, module.entryPoints, localSizes,
+                       module.debugPrintf, error))
+    return false;
+  // The container's argument table is trusted only where the SPIR-V agrees:
+  // every kernel it lists is an entry point with the workgroup size it says.
+  if (!module.isContainer)
+    return true;
+  for (const container::KernelInfo &k : module.info.kernels) {
+    auto it = localSizes.find(k.name);
+    if (it == localSizes.end()) {
+      error = "its container lists kernel '" + k.name +
+              "', which its SPIR-V has no entry point for";
+      return false;
+    }
+    const std::array<uint32_t, 3> &local = it->second;
+    if (local[0] != 0 &&
+        (local[0] != k.workgroupSize[0] || local[1] != k.workgroupSize[1] ||
+         local[2] != k.workgroupSize[2])) {
+      error = "its container gives kernel '" + k.name + "' workgroup size (" +
+              std::to_string(k.workgroupSize[0]) + ", " +
+              std::to_string(k.workgroupSize[1]) + ", " +
+              std::to_string(k.workgroupSize[2]) + ") but its SPIR-V (" +
+              std::to_string(local[0]) + ", " + std::to_string(local[1]) +
+              ", " + std::to_string(local[2]) + ")";
+      return false;
+    }
+  }
+  return container::checkInterface(module.info, error);
+}
