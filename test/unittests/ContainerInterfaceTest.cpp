@@ -190,11 +190,18 @@ TEST_P(Interface, AddressKindsNeedTheCapability) {
       << check(m);
 }
 
+TEST_P(Interface, AWorkgroupSizeTheLocalSizeDoesNotHaveIsRefused) {
+  ModuleInfo m = stridedStore(spirv());
+  m.kernels[0].workgroupSize[0] = 32;
+  EXPECT_EQ(check(m), "its container gives kernel 'main' workgroup size (32, "
+                      "1, 1) but its SPIR-V (64, 1, 1)");
+}
+
 TEST_P(Interface, AKernelWithoutAnEntryPointIsRefused) {
   ModuleInfo m = stridedStore(spirv());
   m.kernels[0].name = "other";
   EXPECT_NE(check(m).find("kernel 'other' disagrees with its SPIR-V: there "
-                          "is no entry point of that name"),
+                          "is no GLCompute entry point of that name"),
             std::string::npos);
 }
 

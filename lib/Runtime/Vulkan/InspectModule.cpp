@@ -12,23 +12,19 @@
 #include "Context.h"
 #include "kiln/Target/SPIRV/PrintfFormat.h"
 
-#include <array>
 #include <cstring>
 #include <map>
 
 using namespace kiln;
 using namespace kiln::vkrt;
 
-/// Names of the GLCompute entry points of a SPIR-V module and, where the
-/// module fixes it with OpExecutionMode LocalSize, each one's workgroup size
-/// (0s when it does not); false when the words are not a well-formed
-/// instruction stream (drivers may crash on those rather than fail).
-static bool
-scanEntryPoints(const std::vector<uint32_t> &words,
-                std::vector<std::string> &names,
-                std::map<std::string, std::array<uint32_t, 3>> &sizes,
-                bool &debugPrintf, std::string &error) {
-  std::map<uint32_t, std::string> byId, strings;
+/// Names of the GLCompute entry points of a SPIR-V module; false when the
+/// words are not a well-formed instruction stream (drivers may crash on
+/// those rather than fail) or a debug printf format is unsafe.
+static bool scanEntryPoints(const std::vector<uint32_t> &words,
+                            std::vector<std::string> &names, bool &debugPrintf,
+                            std::string &error) {
+  std::map<uint32_t, std::string> strings;
   uint32_t printfSet = 0;
   if (words.size() < 5 || words[0] != container::kSPIRVMagic) {
     error = "the SPIR-V header is missing or has a bad magic number";
@@ -41,18 +37,14 @@ scanEntryPoints(const std::vector<uint32_t> &words,
               " runs past the end of the module";
       return false;
     }
-    const uint32_t kOpEntryPoint = 15, kOpExecutionMode = 16, kGLCompute = 5,
-                   kLocalSize = 17;
+    const uint32_t kOpEntryPoint = 15, kGLCompute = 5;
     // The literal string that starts at operand word `first`.
     auto literal = [&](uint32_t first) {
       const char *chars = reinterpret_cast<const char *>(&words[i + first]);
       return std::string(chars, strnlen(chars, (count - first) * 4));
     };
-    if (opcode == kOpEntryPoint && count >= 4 && words[i + 1] == kGLCompute) {
+    if (opcode == kOpEntryPoint && count >= 4 && words[i + 1] == kGLCompute)
       names.push_back(literal(3));
-      byId[words[i + 2]] = names.back();
-      sizes[names.back()] = {0, 0, 0};
-    }
     const uint32_t kOpString = 7, kOpExtInstImport = 11, kOpExtInst = 12,
                    kDebugPrintf = 1;
     if (opcode == kOpExtInstImport && count >= 3 &&
@@ -81,12 +73,6 @@ scanEntryPoints(const std::vector<uint32_t> &words,
         error = "its debug printf format \"" + format->second + "\": " + why;
         return false;
       }
-    }
-    if (opcode == kOpExecutionMode && count == 6 &&
-        words[i + 2] == kLocalSize) {
-      auto it = byId.find(words[i + 1]);
-      if (it != byId.end())
-        sizes[it->second] = {words[i + 3], words[i + 4], words[i + 5]};
     }
     i += count;
   }
@@ -118,33 +104,10 @@ bool kiln::vkrt::inspectModule(const void *data, size_t size, Module &module,
     module.info.spirv.resize(size / 4);
     std::memcpy(module.info.spirv.data(), data, size);
   }
-  std::map<std::string, std::array<uint32_t, 3>> localSizes;
-  if (!scanEntryPoints(module.info.spirv, module.entryPoints, localSizes,
+  if (!scanEntryPoints(module.info.spirv, module.entryPoints,
                        module.debugPrintf, error))
     return false;
-  // The container's argument table is trusted only where the SPIR-V agrees:
-  // every kernel it lists is an entry point with the workgroup size it says.
-  if (!module.isContainer)
-    return true;
-  for (const container::KernelInfo &k : module.info.kernels) {
-    auto it = localSizes.find(k.name);
-    if (it == localSizes.end()) {
-      error = "its container lists kernel '" + k.name +
-              "', which its SPIR-V has no entry point for";
-      return false;
-    }
-    const std::array<uint32_t, 3> &local = it->second;
-    if (local[0] != 0 &&
-        (local[0] != k.workgroupSize[0] || local[1] != k.workgroupSize[1] ||
-         local[2] != k.workgroupSize[2])) {
-      error = "its container gives kernel '" + k.name + "' workgroup size (" +
-              std::to_string(k.workgroupSize[0]) + ", " +
-              std::to_string(k.workgroupSize[1]) + ", " +
-              std::to_string(k.workgroupSize[2]) + ") but its SPIR-V (" +
-              std::to_string(local[0]) + ", " + std::to_string(local[1]) +
-              ", " + std::to_string(local[2]) + ")";
-      return false;
-    }
-  }
-  return container::checkInterface(module.info, error);
+  // The container's argument table is trusted only where the SPIR-V agrees
+  // (entry points, workgroup sizes, bindings, push constants).
+  return !module.isContainer || container::checkInterface(module.info, error);
 }

@@ -19,6 +19,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -45,6 +46,8 @@ struct Decorations {
 struct EntryPoint {
   uint32_t function = 0;
   std::vector<uint32_t> interface;
+  /// OpExecutionMode LocalSize; 0s when the module does not fix it.
+  std::array<uint32_t, 3> localSize = {0, 0, 0};
 };
 
 /// A function's body: the ids its instructions name (an over-approximation
@@ -126,6 +129,8 @@ Index index(const std::vector<uint32_t> &words) {
     }
     switch (op) {
     case SpvOpEntryPoint: {
+      if (w(1) != SpvExecutionModelGLCompute)
+        break;
       std::string name = literal(3);
       size_t nameWords = name.size() / 4 + 1;
       EntryPoint &e = ix.entryPoints[name];
@@ -134,6 +139,12 @@ Index index(const std::vector<uint32_t> &words) {
         e.interface.push_back(words[i + k]);
       break;
     }
+    case SpvOpExecutionMode:
+      if (w(2) == SpvExecutionModeLocalSize && count == 6)
+        for (auto &e : ix.entryPoints)
+          if (e.second.function == w(1))
+            e.second.localSize = {w(3), w(4), w(5)};
+      break;
     case SpvOpCapability:
       ix.physicalAddresses |=
           w(1) == SpvCapabilityPhysicalStorageBufferAddresses;
@@ -347,7 +358,19 @@ bool checkKernel(const Index &ix, const ModuleInfo &module, const KernelInfo &k,
   };
   auto entry = ix.entryPoints.find(k.name);
   if (entry == ix.entryPoints.end())
-    return fail("there is no entry point of that name");
+    return fail("there is no GLCompute entry point of that name");
+  const std::array<uint32_t, 3> &local = entry->second.localSize;
+  if (!raw && local[0] != 0 &&
+      (local[0] != k.workgroupSize[0] || local[1] != k.workgroupSize[1] ||
+       local[2] != k.workgroupSize[2])) {
+    error = "its container gives kernel '" + k.name + "' workgroup size (" +
+            std::to_string(k.workgroupSize[0]) + ", " +
+            std::to_string(k.workgroupSize[1]) + ", " +
+            std::to_string(k.workgroupSize[2]) + ") but its SPIR-V (" +
+            std::to_string(local[0]) + ", " + std::to_string(local[1]) + ", " +
+            std::to_string(local[2]) + ")";
+    return false;
+  }
   std::vector<uint32_t> used = usedVariables(ix, entry->second);
 
   // Descriptors: every one the kernel uses is an argument bound there, of
@@ -445,7 +468,7 @@ bool checkKernel(const Index &ix, const ModuleInfo &module, const KernelInfo &k,
       return fail("its push-constant block is not a struct");
     // Each member a scalar with an offset, and the block inside the range
     // the pipeline layout gets.
-    std::vector<std::pair<uint32_t, const Type *>> members;
+    std::vector<Slot> members;
     for (uint32_t m = 0; m < block->members.size(); ++m) {
       auto offset = d.memberOffsets.find(m);
       const Type *t = ix.type(block->members[m]);
@@ -459,22 +482,21 @@ bool checkKernel(const Index &ix, const ModuleInfo &module, const KernelInfo &k,
                     std::to_string(end) + ", past the " +
                     std::to_string(k.pushConstantSize) +
                     " bytes the container gives it");
-      members.push_back({offset->second, t});
+      members.push_back(
+          {offset->second, bytes, t->op == SpvOpTypeFloat, std::string()});
     }
     std::map<uint32_t, size_t> byOffset;
     for (size_t i = 0; i < slots.size(); ++i)
       byOffset[slots[i].offset] = i;
     std::vector<bool> covered(slots.size(), false);
     for (uint32_t m = 0; m < members.size(); ++m) {
-      auto [offset, t] = members[m];
-      uint32_t bytes = scalarBytes(ix, t);
+      auto [offset, bytes, isFloat, unused] = members[m];
       auto slot = byOffset.find(offset);
       if (slot == byOffset.end())
         return fail("push-constant member " + std::to_string(m) +
                     " at offset " + std::to_string(offset) +
                     " is no argument's value");
       const Slot &s = slots[slot->second];
-      bool isFloat = t->op == SpvOpTypeFloat;
       if (s.bytes != bytes || s.isFloat != isFloat)
         return fail("push-constant member " + std::to_string(m) +
                     " at offset " + std::to_string(offset) + " is " +
