@@ -36,6 +36,8 @@ inline int crashTimerSignal() { return SIGRTMAX - 1; }
 inline timer_t crashTimer;
 
 inline void onCrashReportTimeout(int) {
+  // Written from a signal handler, so not formatted from the constant.
+  static_assert(kCrashReportSeconds == 10, "the message below says 10 s");
   static const char message[] =
       "\nkiln: the crash report did not finish within 10 s (memory the "
       "program corrupted can hang it); exiting\n";
