@@ -28,6 +28,12 @@ const uint32_t kStridedStore[] = {
 const uint32_t kStridedStoreV13[] = {
 #include "strided_store_v13.inc"
 };
+const uint32_t kSpecWorkgroup[] = {
+#include "spec_workgroup.inc"
+};
+const uint32_t kSpecWorkgroupV13[] = {
+#include "spec_workgroup_v13.inc"
+};
 const uint32_t kStridedStoreVec[] = {
 #include "strided_store_vec.inc"
 };
@@ -195,6 +201,18 @@ TEST_P(Interface, AWorkgroupSizeTheLocalSizeDoesNotHaveIsRefused) {
   m.kernels[0].workgroupSize[0] = 32;
   EXPECT_EQ(check(m), "its container gives kernel 'main' workgroup size (32, "
                       "1, 1) but its SPIR-V (64, 1, 1)");
+}
+
+/// A size set by specialization (a WorkgroupSize built-in in SPIR-V 1.0,
+/// LocalSizeId in 1.6) is not the module's to fix: any table size passes,
+/// and 1.0's LocalSize (1, 1, 1) beside the built-in is not compared.
+TEST_P(Interface, AWorkgroupSizeSetBySpecializationIsNotCompared) {
+  ModuleInfo m = stridedStore(GetParam() ? words(kSpecWorkgroupV13)
+                                         : words(kSpecWorkgroup));
+  EXPECT_EQ(check(m), "");
+  m.kernels[0].workgroupSize[0] = 7;
+  m.kernels[0].workgroupSize[1] = 3;
+  EXPECT_EQ(check(m), "");
 }
 
 TEST_P(Interface, AKernelWithoutAnEntryPointIsRefused) {

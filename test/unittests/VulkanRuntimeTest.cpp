@@ -546,13 +546,18 @@ TEST_F(VulkanRuntime, ParameterCountMustMatchTheArgumentTable) {
 
 TEST_F(VulkanRuntime, WorkgroupSizeAboveTheDeviceLimitIsAnError) {
   REQUIRE_DEVICE();
-  // The SPIR-V's LocalSize and the container agree on 2^20 in x.
+  // The SPIR-V and the container agree on 2^20 in x: the LocalSize
+  // execution mode and the constant 64 that glslc's WorkgroupSize built-in
+  // (which wins over LocalSize) is made of.
   std::vector<uint32_t> words(std::begin(kStridedStore),
                               std::end(kStridedStore));
-  for (size_t i = 5; i < words.size(); i += words[i] >> 16)
-    if ((words[i] & 0xFFFF) == 16 && (words[i] >> 16) == 6 &&
-        words[i + 2] == 17)
-      words[i + 3] = 1u << 20;
+  for (size_t i = 5; i < words.size(); i += words[i] >> 16) {
+    uint32_t op = words[i] & 0xFFFF, count = words[i] >> 16;
+    if (op == 16 && count == 6 && words[i + 2] == 17)
+      words[i + 3] = 1u << 20; // OpExecutionMode LocalSize
+    if (op == 43 && count == 4 && words[i + 3] == 64)
+      words[i + 3] = 1u << 20; // OpConstant 64
+  }
   std::vector<uint8_t> bytes =
       container(words.data(), words.size(), 1u << 20, 12, memrefArg(0, 0));
   EXPECT_EXIT(

@@ -38,7 +38,7 @@ struct Type {
 };
 
 struct Decorations {
-  std::optional<uint32_t> set, binding, arrayStride, specId;
+  std::optional<uint32_t> set, binding, arrayStride, specId, builtIn;
   bool block = false, bufferBlock = false;
   std::map<uint32_t, uint32_t> memberOffsets;
 };
@@ -46,8 +46,10 @@ struct Decorations {
 struct EntryPoint {
   uint32_t function = 0;
   std::vector<uint32_t> interface;
-  /// OpExecutionMode LocalSize; 0s when the module does not fix it.
+  /// OpExecutionMode LocalSize, or the ids of OpExecutionModeId
+  /// LocalSizeId (resolved by fixedLocalSize); 0s when neither is there.
   std::array<uint32_t, 3> localSize = {0, 0, 0};
+  bool localSizeIsIds = false;
 };
 
 /// A function's body: the ids its instructions name (an over-approximation
@@ -64,6 +66,14 @@ struct Index {
   std::map<uint32_t, uint32_t> variables; // id -> pointer type
   std::map<uint32_t, Decorations> decorations;
   std::map<uint32_t, uint32_t> constants; // 32-bit integer constants
+  /// Composite constants: their constituents' ids; specialization ones have
+  /// `spec` set.
+  struct Composite {
+    std::vector<uint32_t> parts;
+    bool spec = false;
+  };
+  std::map<uint32_t, Composite> composites;
+  std::set<uint32_t> specConstants;
   std::map<std::string, EntryPoint> entryPoints;
   std::map<uint32_t, Function> functions;
   bool physicalAddresses = false;
@@ -140,10 +150,23 @@ Index index(const std::vector<uint32_t> &words) {
       break;
     }
     case SpvOpExecutionMode:
-      if (w(2) == SpvExecutionModeLocalSize && count == 6)
+    case SpvOpExecutionModeId:
+      if ((w(2) == SpvExecutionModeLocalSize ||
+           w(2) == SpvExecutionModeLocalSizeId) &&
+          count == 6)
         for (auto &e : ix.entryPoints)
-          if (e.second.function == w(1))
+          if (e.second.function == w(1)) {
             e.second.localSize = {w(3), w(4), w(5)};
+            e.second.localSizeIsIds = w(2) == SpvExecutionModeLocalSizeId;
+          }
+      break;
+    case SpvOpConstantComposite:
+    case SpvOpSpecConstantComposite:
+      if (count >= 3) {
+        Index::Composite &c = ix.composites[w(2)];
+        c.parts.assign(words.begin() + i + 3, words.begin() + i + count);
+        c.spec = op == SpvOpSpecConstantComposite;
+      }
       break;
     case SpvOpCapability:
       ix.physicalAddresses |=
@@ -174,6 +197,8 @@ Index index(const std::vector<uint32_t> &words) {
       if (const Type *t = ix.type(w(1));
           t && t->op == SpvOpTypeInt && count >= 4)
         ix.constants[w(2)] = w(3);
+      if (op == SpvOpSpecConstant)
+        ix.specConstants.insert(w(2));
       break;
     case SpvOpVariable:
       ix.variables[w(2)] = w(1);
@@ -192,6 +217,9 @@ Index index(const std::vector<uint32_t> &words) {
         break;
       case SpvDecorationSpecId:
         d.specId = w(3);
+        break;
+      case SpvDecorationBuiltIn:
+        d.builtIn = w(3);
         break;
       case SpvDecorationBlock:
         d.block = true;
@@ -213,6 +241,39 @@ Index index(const std::vector<uint32_t> &words) {
     i += count;
   }
   return ix;
+}
+
+/// The workgroup size `entry` fixes: a constant decorated BuiltIn
+/// WorkgroupSize wins over the execution mode; LocalSizeId names constants.
+/// Nothing (0s) where the size is missing or depends on specialization.
+std::array<uint32_t, 3> fixedLocalSize(const Index &ix,
+                                       const EntryPoint &entry) {
+  std::array<uint32_t, 3> none = {0, 0, 0}, size = none;
+  auto value = [&](uint32_t id, uint32_t &out) {
+    auto it = ix.constants.find(id);
+    if (it == ix.constants.end() || ix.specConstants.count(id))
+      return false;
+    out = it->second;
+    return true;
+  };
+  for (const auto &d : ix.decorations) {
+    if (d.second.builtIn != SpvBuiltInWorkgroupSize)
+      continue;
+    auto c = ix.composites.find(d.first);
+    if (c == ix.composites.end() || c->second.spec ||
+        c->second.parts.size() != 3)
+      return none;
+    for (int k = 0; k < 3; ++k)
+      if (!value(c->second.parts[k], size[k]))
+        return none;
+    return size;
+  }
+  if (!entry.localSizeIsIds)
+    return entry.localSize;
+  for (int k = 0; k < 3; ++k)
+    if (!value(entry.localSize[k], size[k]))
+      return none;
+  return size;
 }
 
 /// The global variables `entry` uses. From SPIR-V 1.4 its interface lists
@@ -359,7 +420,7 @@ bool checkKernel(const Index &ix, const ModuleInfo &module, const KernelInfo &k,
   auto entry = ix.entryPoints.find(k.name);
   if (entry == ix.entryPoints.end())
     return fail("there is no GLCompute entry point of that name");
-  const std::array<uint32_t, 3> &local = entry->second.localSize;
+  const std::array<uint32_t, 3> local = fixedLocalSize(ix, entry->second);
   if (!raw && local[0] != 0 &&
       (local[0] != k.workgroupSize[0] || local[1] != k.workgroupSize[1] ||
        local[2] != k.workgroupSize[2])) {
