@@ -61,39 +61,9 @@ Status kiln::vkrt::vkStatus(VkResult result, const char *call, const char *file,
   return error;
 }
 
-Reservation &Reservation::operator=(Reservation &&other) noexcept {
-  if (this != &other) {
-    reset();
-    base_ = other.base_;
-    bytes_ = other.bytes_;
-    other.base_ = 0;
-    other.bytes_ = 0;
-  }
-  return *this;
-}
-
-bool Reservation::reserve(uint64_t bytes) {
-  reset();
-  void *p = mmap(nullptr, bytes, PROT_NONE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED)
-    return false;
-  base_ = reinterpret_cast<uintptr_t>(p);
-  bytes_ = bytes;
-  return true;
-}
-
-void Reservation::reset() {
-  if (bytes_)
-    munmap(reinterpret_cast<void *>(base_), bytes_);
-  base_ = 0;
-  bytes_ = 0;
-}
-
 using rt::envFlag;
 
 static uint64_t alignDown(uint64_t v, uint64_t a) { return v / a * a; }
-static uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 /// "'a', 'b'": names for a message.
 static std::string quotedList(const std::vector<std::string> &names) {
@@ -679,8 +649,9 @@ Status Context::initDevice() {
   ++stats.commandPools;
   // Bound for memrefs with no elements (a descriptor needs a real buffer).
   bool visible;
-  KILN_TRY(createBuffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0, emptyBuffer,
-                        emptyMemory, visible, "the runtime's empty buffer"));
+  KILN_TRY(memory.createBuffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0,
+                               emptyBuffer, emptyMemory, visible,
+                               "the runtime's empty buffer"));
   dropDevice.dismiss();
   return Status::success();
 }
@@ -692,7 +663,7 @@ void Context::destroyDevice() {
   submissions.clear();
   liveKernels.clear();
   modules.clear();
-  allocations.clear();
+  memory.releaseAll();
   destroyDeviceObjects();
 }
 
@@ -738,181 +709,23 @@ void Context::teardown() {
 // Memory
 //===----------------------------------------------------------------------===//
 
-uint32_t Context::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want,
-                                 VkMemoryPropertyFlags avoid) const {
-  for (int pass = 0; pass < 2; ++pass)
-    for (uint32_t i = 0; i < memoryProperties.memoryTypeCount; ++i) {
-      VkMemoryPropertyFlags flags =
-          memoryProperties.memoryTypes[i].propertyFlags;
-      if (!(typeBits & (1u << i)) || (flags & want) != want)
-        continue;
-      if (pass == 0 && (flags & avoid))
-        continue;
-      return i;
-    }
-  return UINT32_MAX;
-}
-
-using rt::describeBytes;
-
-Status Context::outOfMemory(const std::string &purpose, uint64_t bytes,
-                            const char *call, VkResult result, const char *file,
-                            int line) {
-  return rt::makeCallError(
-      rt::ErrorKind::OutOfMemory,
-      "cannot allocate " + describeBytes(bytes) + " for " + purpose +
-          " on device '" + properties.deviceName + "', which has " +
-          describeBytes(deviceLocalBytes(memoryProperties)) +
-          " of device-local memory: " + call +
-          " failed: " + vk::resultName(result),
-      call, vk::resultName(result), result, file, line);
-}
-
-Status Context::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
-                             VkMemoryPropertyFlags want,
-                             Owned<VkBuffer> &buffer,
-                             Owned<VkDeviceMemory> &memory, bool &hostVisible,
-                             const std::string &purpose) {
-  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  info.size = std::max<VkDeviceSize>(size, 16);
-  info.usage = usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-               VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  if (deviceAddresses)
-    info.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  // Both are released if anything below fails.
-  Owned<VkBuffer> newBuffer(device, vk.vkDestroyBuffer);
-  Owned<VkDeviceMemory> newMemory(device, vk.vkFreeMemory);
-  if (VkResult r = vk.vkCreateBuffer(device, &info, nullptr, newBuffer.out());
-      r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY)
-    return outOfMemory(purpose, info.size, "vkCreateBuffer", r, __FILE__,
-                       __LINE__);
-  else
-    KILN_VK(r, "vkCreateBuffer");
-  VkMemoryRequirements req;
-  vk.vkGetBufferMemoryRequirements(device, newBuffer.get(), &req);
-  uint32_t type = findMemoryType(req.memoryTypeBits, want);
-  if (type == UINT32_MAX)
-    type = findMemoryType(req.memoryTypeBits, 0);
-  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  alloc.allocationSize = req.size;
-  alloc.memoryTypeIndex = type;
-  VkMemoryAllocateFlagsInfo allocFlags{
-      VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
-  allocFlags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
-  if (deviceAddresses)
-    alloc.pNext = &allocFlags;
-  VkResult result =
-      vk.vkAllocateMemory(device, &alloc, nullptr, newMemory.out());
-  if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY ||
-      result == VK_ERROR_OUT_OF_HOST_MEMORY)
-    return outOfMemory(purpose, req.size, "vkAllocateMemory", result, __FILE__,
-                       __LINE__);
-  KILN_VK(result, "vkAllocateMemory");
-  KILN_VK(vk.vkBindBufferMemory(device, newBuffer.get(), newMemory.get(), 0),
-          "vkBindBufferMemory");
-  VkMemoryPropertyFlags flags =
-      memoryProperties.memoryTypes[type].propertyFlags;
-  hostVisible = (flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
-                (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-  buffer = std::move(newBuffer);
-  memory = std::move(newMemory);
-  return Status::success();
-}
-
 Expected<void *> Context::allocate(uint64_t size, bool hostShared) {
   KILN_TRY(initDevice());
-  Allocation a;
-  a.size = size;
-  bool visible = false;
-  VkMemoryPropertyFlags want = hostShared
-                                   ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                         VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                                   : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-  // Sizes near 2^64 would wrap in the rounding below.
-  if (size > (UINT64_C(1) << 62))
-    return KILN_ERROR(
-        OutOfMemory,
-        "cannot allocate " + describeBytes(size) + " for " +
-            (hostShared ? "a host-shared mgpuMemAlloc" : "an mgpuMemAlloc") +
-            " (gpu.alloc) on device '" + properties.deviceName +
-            "': larger than any device's memory");
-  KILN_TRY(createBuffer(alignUp(std::max<uint64_t>(size, 1), 16),
-                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, want, a.buffer,
-                        a.memory, visible,
-                        hostShared ? "a host-shared mgpuMemAlloc (gpu.alloc)"
-                                   : "an mgpuMemAlloc (gpu.alloc)"));
-  if (visible)
-    KILN_VK(
-        vk.vkMapMemory(device, a.memory.get(), 0, VK_WHOLE_SIZE, 0, &a.mapped),
-        "vkMapMemory");
-  if (hostShared) {
-    if (!a.mapped)
-      return KILN_ERROR(Unsupported,
-                        "no host-visible memory for a host-shared gpu.alloc");
-    a.base = reinterpret_cast<uintptr_t>(a.mapped);
-  } else {
-    // A unique address range nobody can touch: the host sees a pointer it may
-    // do arithmetic on and pass back, never dereference.
-    uint64_t bytes =
-        alignUp(std::max<uint64_t>(size, 1), sysconf(_SC_PAGESIZE));
-    if (!a.reserved.reserve(bytes))
-      return KILN_ERROR(OutOfMemory, "cannot reserve " + std::to_string(bytes) +
-                                         " bytes of address space for a device "
-                                         "allocation");
-    a.base = a.reserved.base();
-  }
-  uintptr_t base = a.base;
-  allocations.emplace(base, std::move(a));
-  return reinterpret_cast<void *>(base);
-}
-
-Status Context::locate(const void *ptr, size_t size, const char *what,
-                       const Allocation *&found) const {
-  found = nullptr;
-  auto lo = reinterpret_cast<uintptr_t>(ptr);
-  auto place = rt::placeRange(
-      allocations, lo, lo, size, [](auto &e) { return e.second.base; },
-      [](auto &e) { return e.second.size; });
-  switch (place.fit) {
-  case rt::RangeFit::Outside:
-    return Status::success();
-  case rt::RangeFit::Inside:
-    found = &place.at->second;
-    return Status::success();
-  case rt::RangeFit::Wraps:
-    return KILN_ERROR(InvalidArgument, std::string(what) + " of " +
-                                           std::to_string(size) + " bytes at " +
-                                           std::to_string(lo) +
-                                           " wraps around the address space");
-  case rt::RangeFit::Past:
-  case rt::RangeFit::Into:
-    break;
-  }
-  const Allocation &touched = place.at->second;
-  return KILN_ERROR(InvalidArgument,
-                    std::string(what) + " of " + std::to_string(size) +
-                        " bytes at offset " +
-                        std::to_string(int64_t(lo - touched.base)) + " of a " +
-                        std::to_string(touched.size) +
-                        "-byte device allocation (gpu.alloc) reaches past "
-                        "its bounds");
+  return memory.allocate(size, hostShared);
 }
 
 Status Context::free(void *ptr) {
   if (!ptr || torndown)
     return Status::success();
-  if (allocations.find(reinterpret_cast<uintptr_t>(ptr)) == allocations.end())
+  if (!memory.isAllocation(ptr))
     return KILN_ERROR(InvalidArgument,
                       "gpu.dealloc of a pointer that gpu.alloc did not return");
   KILN_TRY(drainAll());
   // Looked up again: the wait released the lock.
-  auto it = allocations.find(reinterpret_cast<uintptr_t>(ptr));
-  if (it == allocations.end())
+  if (!memory.isAllocation(ptr))
     return KILN_ERROR(InvalidArgument, "gpu.dealloc of a pointer that another "
                                        "thread freed meanwhile");
-  allocations.erase(it); // Its owners release the buffer, memory and range.
-  return Status::success();
+  return memory.release(ptr);
 }
 
 Status Context::beginRecording(VkCommandBuffer cmd) {
@@ -981,8 +794,8 @@ Expected<double> Context::deviceCopy(void *dst, const void *src, size_t size) {
   auto d = reinterpret_cast<uintptr_t>(dst);
   auto s = reinterpret_cast<uintptr_t>(src);
   const Allocation *da, *sa;
-  KILN_TRY(locate(dst, size, "kilnVulkanDeviceCopy's destination", da));
-  KILN_TRY(locate(src, size, "kilnVulkanDeviceCopy's source", sa));
+  KILN_TRY(memory.locate(dst, size, "kilnVulkanDeviceCopy's destination", da));
+  KILN_TRY(memory.locate(src, size, "kilnVulkanDeviceCopy's source", sa));
   if (!da || !sa || size == 0)
     return KILN_ERROR(InvalidArgument,
                       "kilnVulkanDeviceCopy: both sides must be non-empty "
@@ -1007,8 +820,8 @@ Status Context::copy(void *dst, const void *src, size_t size) {
     return KILN_ERROR(InvalidArgument, "gpu.memcpy of " + std::to_string(size) +
                                            " bytes with a null pointer");
   const Allocation *da, *sa;
-  KILN_TRY(locate(dst, size, "gpu.memcpy's destination", da));
-  KILN_TRY(locate(src, size, "gpu.memcpy's source", sa));
+  KILN_TRY(memory.locate(dst, size, "gpu.memcpy's destination", da));
+  KILN_TRY(memory.locate(src, size, "gpu.memcpy's source", sa));
   if (!da && !sa) {
     std::memmove(dst, src, size);
     return Status::success();
@@ -1032,16 +845,11 @@ Status Context::copy(void *dst, const void *src, size_t size) {
   // One side is host memory: go through a host-visible staging buffer,
   // released on every path.
   Owned<VkBuffer> staging;
-  Owned<VkDeviceMemory> memory;
-  bool visible;
-  KILN_TRY(createBuffer(size, 0,
-                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                            VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                        staging, memory, visible,
-                        "the staging buffer of an mgpuMemcpy (gpu.memcpy)"));
+  Owned<VkDeviceMemory> stagingMemory;
   void *mapped;
-  KILN_VK(vk.vkMapMemory(device, memory.get(), 0, VK_WHOLE_SIZE, 0, &mapped),
-          "vkMapMemory");
+  KILN_TRY(
+      memory.createStaging(size, staging, stagingMemory, mapped,
+                           "the staging buffer of an mgpuMemcpy (gpu.memcpy)"));
   ++stats.stagedCopies;
   if (da)
     std::memcpy(mapped, src, size);
@@ -1055,7 +863,7 @@ Status Context::copy(void *dst, const void *src, size_t size) {
     // A copy that timed out still uses the staging buffer: never free it.
     if (stuck) {
       staging.release();
-      memory.release();
+      stagingMemory.release();
     }
     return copied;
   }
@@ -1082,7 +890,7 @@ Status Context::fill(void *dst, uint32_t pattern, unsigned patternBytes,
   KILN_TRY(drainAll());
   auto d = reinterpret_cast<uintptr_t>(dst);
   const Allocation *da;
-  KILN_TRY(locate(dst, size, "gpu.memset", da));
+  KILN_TRY(memory.locate(dst, size, "gpu.memset", da));
   auto fillHost = [&](void *to) {
     for (size_t i = 0; i < count; ++i)
       std::memcpy(static_cast<char *>(to) + i * patternBytes, &pattern,
@@ -1511,7 +1319,7 @@ Expected<Submission *> Context::acquireSubmission(uint32_t buffers) {
 void Context::giveBack(Submission *s) {
   // Never submitted: host memory is released without copying back.
   for (HostSegment &segment : s->segments)
-    releaseSegment(segment, false);
+    Memory::releaseSegment(segment, false);
   s->segments.clear();
   s->kernel.clear();
   s->timed = false;
@@ -1580,7 +1388,7 @@ Status Context::complete(Submission *s) {
   }
   auto done = std::chrono::steady_clock::now();
   for (HostSegment &segment : s->segments)
-    releaseSegment(segment, true);
+    Memory::releaseSegment(segment, true);
   s->segments.clear();
   if (s->timed) {
     double hostUs =
@@ -1785,101 +1593,6 @@ Status Context::destroyStream(Stream *stream) {
 //===----------------------------------------------------------------------===//
 // Host memory for a launch
 //===----------------------------------------------------------------------===//
-
-Status Context::mapSegments(std::vector<HostSegment> &segments,
-                            const std::string &kernel) {
-  for (HostSegment &seg : segments) {
-    if (hostImport) {
-      uintptr_t lo = alignDown(seg.lo, importAlignment);
-      uintptr_t hi = alignUp(seg.hi, importAlignment);
-      VkMemoryHostPointerPropertiesEXT hostProps{
-          VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
-      VkResult r = vk.vkGetMemoryHostPointerPropertiesEXT(
-          device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
-          reinterpret_cast<void *>(lo), &hostProps);
-      if (r == VK_SUCCESS && hostProps.memoryTypeBits) {
-        VkExternalMemoryBufferCreateInfo external{
-            VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
-        external.handleTypes =
-            VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
-        VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-        info.pNext = &external;
-        info.size = hi - lo;
-        info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-        if (deviceAddresses)
-          info.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-        seg.buffer = {device, vk.vkDestroyBuffer};
-        seg.memory = {device, vk.vkFreeMemory};
-        KILN_VK(vk.vkCreateBuffer(device, &info, nullptr, seg.buffer.out()),
-                "vkCreateBuffer");
-        VkMemoryRequirements req;
-        vk.vkGetBufferMemoryRequirements(device, seg.buffer.get(), &req);
-        uint32_t type =
-            findMemoryType(req.memoryTypeBits & hostProps.memoryTypeBits, 0);
-        VkImportMemoryHostPointerInfoEXT import{
-            VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
-        import.handleType =
-            VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
-        import.pHostPointer = reinterpret_cast<void *>(lo);
-        VkMemoryAllocateFlagsInfo flags{
-            VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
-        flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
-        if (deviceAddresses)
-          import.pNext = &flags;
-        VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-        alloc.pNext = &import;
-        alloc.allocationSize = hi - lo;
-        alloc.memoryTypeIndex = type;
-        if (type != UINT32_MAX && req.size <= hi - lo &&
-            vk.vkAllocateMemory(device, &alloc, nullptr, seg.memory.out()) ==
-                VK_SUCCESS) {
-          KILN_VK(vk.vkBindBufferMemory(device, seg.buffer.get(),
-                                        seg.memory.get(), 0),
-                  "vkBindBufferMemory");
-          seg.base = lo;
-          ++stats.hostImports;
-          continue;
-        }
-        // The driver refused this range (e.g. not its kind of memory):
-        // stage it instead.
-        seg.buffer.reset();
-        seg.memory.reset();
-      }
-    }
-    // Staging: a host-visible buffer whose byte 0 is congruent to the host
-    // range's start modulo 256, so offset alignment carries over.
-    uintptr_t lo = alignDown(seg.lo, 256);
-    bool visible;
-    KILN_TRY(
-        createBuffer(seg.hi - lo, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                         VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                     seg.buffer, seg.memory, visible,
-                     "staging the host memory of kernel '" + kernel + "'"));
-    if (!visible)
-      return KILN_ERROR(Unsupported, "no host-visible coherent memory to "
-                                     "stage host buffers through");
-    KILN_VK(vk.vkMapMemory(device, seg.memory.get(), 0, VK_WHOLE_SIZE, 0,
-                           &seg.mapped),
-            "vkMapMemory");
-    std::memcpy(static_cast<char *>(seg.mapped) + (seg.lo - lo),
-                reinterpret_cast<void *>(seg.lo), seg.hi - seg.lo);
-    seg.base = lo;
-    seg.staged = true;
-    ++stats.stagedCopies;
-  }
-  return Status::success();
-}
-
-void Context::releaseSegment(HostSegment &seg, bool copyBack) {
-  if (seg.staged && copyBack)
-    std::memcpy(reinterpret_cast<void *>(seg.lo),
-                static_cast<char *>(seg.mapped) + (seg.lo - seg.base),
-                seg.hi - seg.lo);
-  seg.buffer.reset();
-  seg.memory.reset();
-  seg.staged = false;
-}
 
 //===----------------------------------------------------------------------===//
 // Launch
@@ -2101,8 +1814,8 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
     if (b.empty)
       continue;
     const Allocation *a;
-    if (Status where = locate(reinterpret_cast<const void *>(b.lo), b.hi - b.lo,
-                              "a memref", a))
+    if (Status where = memory.locate(reinterpret_cast<const void *>(b.lo),
+                                     b.hi - b.lo, "a memref", a))
       return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name +
                                              "' argument " +
                                              std::to_string(b.argument) + ": " +
@@ -2128,7 +1841,7 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
     }
     b.segment = segments.size() - 1;
   }
-  KILN_TRY(mapSegments(segments, kernel->name));
+  KILN_TRY(memory.mapSegments(segments, kernel->name));
 
   // Bind: descriptor offsets must be aligned; kernels that read their offset
   // from push constants absorb the difference.

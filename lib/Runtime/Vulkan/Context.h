@@ -9,11 +9,8 @@
 #ifndef KILN_RUNTIME_VULKAN_CONTEXT_H
 #define KILN_RUNTIME_VULKAN_CONTEXT_H
 
-#include "../Boundary.h"
-#include "Capabilities.h"
-#include "Loader.h"
-#include "kiln/Runtime/Status.h"
-#include "kiln/Runtime/VulkanRuntime.h"
+#include "Device.h"
+#include "Memory.h"
 #include "kiln/Target/SPIRV/Container.h"
 
 #include <atomic>
@@ -29,70 +26,6 @@
 #include <vector>
 
 namespace kiln::vkrt {
-
-using rt::Expected;
-using rt::ScopeExit;
-using rt::Status;
-
-/// The error of a failed Vulkan call (success for VK_SUCCESS): the call, the
-/// result by name, and where (`file`, `line`). VK_ERROR_DEVICE_LOST is a
-/// DeviceLost error, the out-of-memory results OutOfMemory ones.
-Status vkStatus(VkResult result, const char *call, const char *file, int line);
-
-/// Returns the error of Vulkan call `CALL` (its name) when `RESULT` is one.
-#define KILN_VK(RESULT, CALL)                                                  \
-  KILN_TRY(::kiln::vkrt::vkStatus((RESULT), (CALL), __FILE__, __LINE__))
-
-/// Owns one object of a device: destroys it when it goes out of scope, so
-/// that every path (errors included) releases what it created. `Handle` is
-/// a non-dispatchable Vulkan handle and `destroy` the vkDestroy* (or
-/// vkFreeMemory) that releases it.
-template <typename Handle> class Owned {
-public:
-  using Destroy = void(VKAPI_PTR *)(VkDevice, Handle,
-                                    const VkAllocationCallbacks *);
-  Owned() = default;
-  Owned(VkDevice device, Destroy destroy) : device(device), destroy(destroy) {}
-  Owned(const Owned &) = delete;
-  Owned &operator=(const Owned &) = delete;
-  Owned(Owned &&other) noexcept { *this = std::move(other); }
-  Owned &operator=(Owned &&other) noexcept {
-    if (this != &other) {
-      reset();
-      device = other.device;
-      destroy = other.destroy;
-      handle = other.handle;
-      other.handle = VK_NULL_HANDLE;
-    }
-    return *this;
-  }
-  ~Owned() { reset(); }
-
-  Handle get() const { return handle; }
-  explicit operator bool() const { return handle != VK_NULL_HANDLE; }
-  /// Where a vkCreate* call stores the new handle (what was owned is
-  /// released first).
-  Handle *out() {
-    reset();
-    return &handle;
-  }
-  /// Gives the handle up without destroying it (the device still uses it).
-  Handle release() {
-    Handle h = handle;
-    handle = VK_NULL_HANDLE;
-    return h;
-  }
-  void reset() {
-    if (handle != VK_NULL_HANDLE && destroy)
-      destroy(device, handle, nullptr);
-    handle = VK_NULL_HANDLE;
-  }
-
-private:
-  VkDevice device = VK_NULL_HANDLE;
-  Destroy destroy = nullptr;
-  Handle handle = VK_NULL_HANDLE;
-};
 
 struct Module;
 
@@ -136,17 +69,6 @@ struct Module {
 bool inspectModule(const void *data, size_t size, Module &module,
                    std::string &error);
 
-/// Host memory a launch reads or writes, imported into Vulkan or staged
-/// through a host-visible buffer, alive until the launch completes.
-struct HostSegment {
-  uintptr_t lo = 0, hi = 0;   ///< The host bytes the kernel may touch.
-  uintptr_t base = 0;         ///< Host address of byte 0 of `buffer`.
-  Owned<VkDeviceMemory> memory; ///< Declared first: freed after `buffer`.
-  Owned<VkBuffer> buffer;
-  void *mapped = nullptr;     ///< Staging only.
-  bool staged = false;
-};
-
 /// One queue submission: a command buffer and what it keeps alive.
 struct Submission {
   VkCommandBuffer cmd = VK_NULL_HANDLE; ///< Freed with the command pool.
@@ -176,37 +98,6 @@ struct Stream {
 /// state: it completes when everything submitted before it has.
 struct Event {};
 
-/// Address space reserved (never accessible) for a device allocation's
-/// host-side pointer; unmapped when it goes out of scope.
-class Reservation {
-public:
-  Reservation() = default;
-  Reservation(const Reservation &) = delete;
-  Reservation &operator=(const Reservation &) = delete;
-  Reservation(Reservation &&other) noexcept { *this = std::move(other); }
-  Reservation &operator=(Reservation &&other) noexcept;
-  ~Reservation() { reset(); }
-  /// False when the address space is exhausted.
-  bool reserve(uint64_t bytes);
-  void reset();
-  uintptr_t base() const { return base_; }
-  uint64_t bytes() const { return bytes_; }
-
-private:
-  uintptr_t base_ = 0;
-  uint64_t bytes_ = 0;
-};
-
-/// Device-local memory from mgpuMemAlloc, at a reserved host address.
-struct Allocation {
-  uintptr_t base = 0;
-  uint64_t size = 0;
-  Reservation reserved; ///< Empty when the memory is mapped at `base`.
-  Owned<VkDeviceMemory> memory;
-  Owned<VkBuffer> buffer;
-  void *mapped = nullptr; ///< When the memory is host-visible and coherent.
-};
-
 /// Where a memref argument lives on the device.
 struct Binding {
   VkBuffer buffer = VK_NULL_HANDLE;
@@ -219,7 +110,7 @@ struct Binding {
   VkDeviceAddress address = 0;
 };
 
-class Context {
+class Context : public Device {
 public:
   static Context &get();
   std::mutex mutex;
@@ -300,14 +191,6 @@ public:
   Expected<std::string> deviceTargetEnv();
   Status deviceInfo(KilnVulkanDeviceInfo &info);
 
-  vk::Functions vk;
-  VkInstance instance = VK_NULL_HANDLE;
-  VkPhysicalDevice physical = VK_NULL_HANDLE;
-  VkPhysicalDeviceProperties properties{};
-  VkPhysicalDeviceMemoryProperties memoryProperties{};
-  VkDevice device = VK_NULL_HANDLE;
-  VkQueue queue = VK_NULL_HANDLE;
-  uint32_t queueFamily = 0;
   bool validation = false;
   /// Debug printf is on: the validation layer runs the kernels'
   /// NonSemantic.DebugPrintf instructions and the messenger prints their
@@ -321,9 +204,6 @@ public:
   /// (KILN_VULKAN_PRINTF_BUFFER; 0 when the user's VK_LAYER_SETTINGS_PATH
   /// decides).
   uint64_t printfBufferBytes = 4u << 20;
-  /// The device runs SPIR-V with non-semantic instructions (Vulkan 1.3 or
-  /// VK_KHR_shader_non_semantic_info).
-  bool nonSemanticInfo = false;
   /// KILN_VULKAN_VALIDATE_SPIRV (default on where the validator is built
   /// in): SPIRV-Tools validates each distinct SPIR-V once before the driver.
   bool validateSPIRV = true;
@@ -334,14 +214,8 @@ public:
   /// KILN_VULKAN_TIMING=upstream: print them as upstream's Vulkan runtime
   /// did (three lines on stdout), for programs whose CHECK lines expect them.
   bool upstreamTiming = false;
-  bool timestamps = false; ///< The queue has timestamps.
   KilnTimingCallback timingCallback = nullptr;
   void *timingUser = nullptr;
-  bool hostImport = false;
-  bool robust = false; ///< KILN_VULKAN_ROBUST: robust buffer access on.
-  /// bufferDeviceAddress is on: every buffer Kiln creates has a device
-  /// address, for kernels that bind memrefs by address.
-  bool deviceAddresses = false;
   /// KILN_TIMEOUT: the longest wait for the device, in seconds (0: none).
   double timeoutSeconds = 0;
   bool torndown = false;
@@ -351,13 +225,9 @@ public:
   /// A wait timed out: the device still runs the work, so teardown releases
   /// nothing.
   bool stuck = false;
-  uint64_t importAlignment = 4096;
   /// Counted by the messenger, which the layer may call from a wait that
   /// released the lock.
   std::atomic<unsigned> validationMessages{0};
-  KilnVulkanStats stats{};
-  /// What the device offers kernels (after KILN_VULKAN_HIDE_FEATURES).
-  DeviceCapabilities capabilities;
 
 private:
   Context() = default;
@@ -401,28 +271,6 @@ private:
   /// The pipeline of `kernel` whose dynamic workgroup array has `elements`
   /// elements.
   Expected<VkPipeline> sizedPipeline(Kernel *kernel, uint32_t elements);
-  /// Where `size` bytes at `ptr` live: in `found`, the device allocation
-  /// that holds them all, or null for host memory. An error names `what`
-  /// when the range wraps or reaches into an allocation it does not fit.
-  Status locate(const void *ptr, size_t size, const char *what,
-                const Allocation *&found) const;
-  uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want,
-                          VkMemoryPropertyFlags avoid = 0) const;
-  /// A buffer with memory bound; an error names `purpose`, the size and
-  /// the device's memory.
-  Status createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
-                      VkMemoryPropertyFlags want, Owned<VkBuffer> &buffer,
-                      Owned<VkDeviceMemory> &memory, bool &hostVisible,
-                      const std::string &purpose);
-  /// "N bytes (X GiB)" against what device-local memory the device has.
-  Status outOfMemory(const std::string &purpose, uint64_t bytes,
-                     const char *call, VkResult result, const char *file,
-                     int line);
-  /// Imports or stages the host memory of kernel `kernel`'s launch.
-  Status mapSegments(std::vector<HostSegment> &segments,
-                     const std::string &kernel);
-  void releaseSegment(HostSegment &segment, bool copyBack);
-
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
   Owned<VkPipelineCache> pipelineCache;
   Owned<VkCommandPool> commandPool;
@@ -436,8 +284,11 @@ private:
   std::vector<std::unique_ptr<Submission>> submissions;
   std::vector<Submission *> freeSubmissions;
   std::vector<std::unique_ptr<Stream>> streams;
-  std::map<uintptr_t, Allocation> allocations;
   Stream defaultStream_;
+
+public:
+  /// The device's allocations, staging and host import.
+  Memory memory{*this};
 };
 
 } // namespace kiln::vkrt
