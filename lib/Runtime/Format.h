@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace kiln {
 namespace rt {
@@ -40,6 +41,14 @@ inline std::string describeBytes(uint64_t bytes) {
     out.resize(at + size_t(length));
   }
   va_end(again);
+}
+
+/// "'a', 'b'": names for a message.
+inline std::string quotedList(const std::vector<std::string> &names) {
+  std::string list;
+  for (const std::string &name : names)
+    list += (list.empty() ? "'" : ", '") + name + "'";
+  return list;
 }
 
 } // namespace rt

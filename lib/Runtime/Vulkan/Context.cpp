@@ -1,10 +1,13 @@
-//===- Context.cpp - Instance, device, modules, launches, memory ----------===//
+//===- Context.cpp - Instance, device, submissions, launches --------------===//
 //
-// Everything is created once and reused: instance, device, queue, shader
-// modules, pipelines (through one VkPipelineCache), layouts, command buffers,
-// fences and descriptor pools (recycled with their submissions). A launch
-// records one command buffer and submits it; the stream's synchronize waits
-// for it and finishes host-memory bookkeeping.
+// The Context opens the instance and the device, holds the units over it
+// (Memory: allocations and staging; Executables: modules, kernels and
+// pipelines) and does what needs more than one of them: copies and fills,
+// submissions and streams, and launches. Everything is created once and
+// reused; command buffers, fences and descriptor pools are recycled with
+// their submissions. A launch records one command buffer and submits it;
+// the stream's synchronize waits for it and finishes host-memory
+// bookkeeping.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,13 +68,7 @@ using rt::envFlag;
 
 static uint64_t alignDown(uint64_t v, uint64_t a) { return v / a * a; }
 
-/// "'a', 'b'": names for a message.
-static std::string quotedList(const std::vector<std::string> &names) {
-  std::string list;
-  for (const std::string &name : names)
-    list += (list.empty() ? "'" : ", '") + name + "'";
-  return list;
-}
+using rt::quotedList;
 
 Status Context::usable() const {
   if (broken)
@@ -219,8 +216,8 @@ Status Context::initInstance() {
   const char *printfEnv = std::getenv("KILN_VULKAN_PRINTF");
   printfOff = printfEnv && *printfEnv && !envFlag("KILN_VULKAN_PRINTF");
   printfOn = !printfOff && (printfRequested || envFlag("KILN_VULKAN_PRINTF"));
-  validateSPIRV = !std::getenv("KILN_VULKAN_VALIDATE_SPIRV") ||
-                  envFlag("KILN_VULKAN_VALIDATE_SPIRV");
+  executables.validateSPIRV = !std::getenv("KILN_VULKAN_VALIDATE_SPIRV") ||
+                              envFlag("KILN_VULKAN_VALIDATE_SPIRV");
 
   std::vector<const char *> layers, extensions;
   if (validation || printfOn) {
@@ -350,7 +347,7 @@ Status Context::createMessenger() {
   return Status::success();
 }
 
-Status Context::checkValidation() {
+Status Device::checkValidation() {
   if (unsigned n = validationMessages.exchange(0)) {
     // Reported here, not again at exit.
     return KILN_ERROR(Validation, "the Khronos validation layer reported " +
@@ -634,12 +631,7 @@ Status Context::initDevice() {
   ScopeExit dropDevice([&] { destroyDeviceObjects(); });
   vk.vkGetDeviceQueue(device, queueFamily, 0, &queue);
 
-  VkPipelineCacheCreateInfo cacheInfo{
-      VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-  pipelineCache = {device, vk.vkDestroyPipelineCache};
-  KILN_VK(vk.vkCreatePipelineCache(device, &cacheInfo, nullptr,
-                                   pipelineCache.out()),
-          "vkCreatePipelineCache");
+  KILN_TRY(executables.openCache());
   VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   poolInfo.queueFamilyIndex = queueFamily;
@@ -661,8 +653,7 @@ void Context::destroyDevice() {
   // in this order, before the device.
   freeSubmissions.clear();
   submissions.clear();
-  liveKernels.clear();
-  modules.clear();
+  executables.releaseAll();
   memory.releaseAll();
   destroyDeviceObjects();
 }
@@ -671,7 +662,7 @@ void Context::destroyDeviceObjects() {
   emptyBuffer.reset();
   emptyMemory.reset();
   commandPool.reset();
-  pipelineCache.reset();
+  executables.closeCache();
   vk.vkDestroyDevice(device, nullptr);
   device = VK_NULL_HANDLE;
 }
@@ -924,339 +915,59 @@ Status Context::fill(void *dst, uint32_t pattern, unsigned patternBytes,
 
 Expected<Module *> Context::loadModule(const void *data, size_t size) {
   // The JIT and AOT hosts load each embedded binary once, but a host that
-  // loads per launch must not pay for it: reuse a module with the same bytes.
-  for (auto &m : modules)
-    if (m->source == data && m->bytes.size() == size &&
-        std::memcmp(m->bytes.data(), data, size) == 0) {
-      ++m->references;
-      return m.get();
-    }
-  auto module = std::make_unique<Module>();
-  module->source = data;
-  if (std::string error; !inspectModule(data, size, *module, error))
-    return KILN_ERROR(InvalidArgument, "cannot load GPU module: " + error);
+  // loads per launch must not pay for it.
+  if (Module *same = executables.reuse(data, size))
+    return same;
+  KILN_ASSIGN_OR_RETURN(std::unique_ptr<Module> module,
+                        Executables::inspect(data, size));
   // A module that prints turns debug printf on if it is loaded before the
   // instance exists. The JIT and AOT hosts load every module before main
   // runs, so the device (and the instance) waits for the first kernel
   // lookup: a program whose later module prints gets debug printf too.
   if (module->debugPrintf && !instance)
     printfRequested = true;
-  module->references = 1;
   // A module the device refuses is not kept.
   if (device)
     KILN_TRY(createShader(module.get()));
-  modules.push_back(std::move(module));
-  return modules.back().get();
-}
-
-Status Context::validateForDevice(const Module &module,
-                                  const std::string &kernels) {
-  if (!validateSPIRV || !haveSPIRVValidator())
-    return Status::success();
-  // FNV-1a over the words: a program that loads the same SPIR-V again (or
-  // from another address) pays once.
-  const std::vector<uint32_t> &words = module.info.spirv;
-  uint64_t hash = 1469598103934665603ull;
-  for (uint32_t w : words)
-    hash = (hash ^ w) * 1099511628211ull;
-  if (validatedSPIRV.count({hash, words.size()}))
-    return Status::success();
-  auto start = std::chrono::steady_clock::now();
-  std::string envName, error;
-  bool valid =
-      kiln::vkrt::validateSPIRV(words, properties.apiVersion, envName, error);
-  stats.spirvValidationNanoseconds +=
-      std::chrono::duration_cast<std::chrono::nanoseconds>(
-          std::chrono::steady_clock::now() - start)
-          .count();
-  ++stats.spirvValidations;
-  if (!valid)
-    return KILN_ERROR(InvalidArgument,
-                      "cannot load GPU module with " + kernels +
-                          ": its SPIR-V fails validation (spirv-val "
-                          "--target-env " +
-                          envName + ", for device '" + properties.deviceName +
-                          "'): " + error);
-  // Only valid SPIR-V is remembered: invalid SPIR-V loaded again is
-  // refused again.
-  validatedSPIRV.insert({hash, words.size()});
-  return Status::success();
-}
-
-/// "kernel 'a'" or "kernels 'a', 'b'": a module named by its entry points.
-static std::string describeKernels(const Module &module) {
-  return (module.entryPoints.size() == 1 ? "kernel " : "kernels ") +
-         quotedList(module.entryPoints);
+  return executables.keep(std::move(module));
 }
 
 Status Context::createShader(Module *module) {
   KILN_TRY(initDevice());
-  std::string kernels = describeKernels(*module);
-  if (module->debugPrintf) {
-    if (!nonSemanticInfo)
-      return KILN_ERROR(
-          Unsupported,
-          "cannot load GPU module with " + kernels +
-              ": it prints (NonSemantic.DebugPrintf), and device '" +
-              properties.deviceName +
-              "' has neither Vulkan 1.3 nor VK_KHR_shader_non_semantic_info");
-    if (!printfOn && !printfOff)
-      return KILN_ERROR(
-          Unsupported,
-          "cannot load GPU module with " + kernels +
-              ": it prints (gpu.printf), but the Vulkan instance was created "
-              "before it was loaded, without debug printf; set "
-              "KILN_VULKAN_PRINTF=1 to have it from the start (or "
-              "KILN_VULKAN_PRINTF=0 to run the kernels without printing)");
-  }
-  std::string missing = missingCapability(module->info.spirv, capabilities);
-  if (!missing.empty())
-    return KILN_ERROR(
-        Unsupported,
-        "cannot load GPU module with " + kernels + ": it needs " + missing +
-            ", which device '" + properties.deviceName +
-            "' does not offer; compile it for this device "
-            "(kiln-compile --target-env=device) or a target env without it");
-  KILN_TRY(validateForDevice(*module, kernels));
-  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  info.codeSize = module->info.spirv.size() * 4;
-  info.pCode = module->info.spirv.data();
-  Owned<VkShaderModule> shader(device, vk.vkDestroyShaderModule);
-  KILN_VK(vk.vkCreateShaderModule(device, &info, nullptr, shader.out()),
-          "vkCreateShaderModule");
-  KILN_TRY(checkValidation());
-  module->shader = std::move(shader);
-  ++stats.shaderModules;
-  return Status::success();
+  return executables.createShader(module, printfOn, printfOff);
 }
 
 Status Context::unloadModule(Module *module) {
   // (After teardown, module destructors of JIT code still call in.)
   if (!module || torndown)
     return Status::success();
-  KILN_TRY(checkModule(module, "mgpuModuleUnload"));
-  // Pipelines stay cached with the module for the rest of the process: a
-  // module is loaded again with the same bytes more often than not.
-  if (module->references > 0)
-    --module->references;
-  return Status::success();
+  return executables.unload(module);
 }
 
 Expected<Kernel *> Context::getKernel(Module *module, const char *name) {
-  if (!module)
-    return KILN_ERROR(InvalidArgument,
-                      "mgpuModuleGetFunction on a module that failed to load");
-  if (!name)
-    return KILN_ERROR(InvalidArgument,
-                      "mgpuModuleGetFunction with a null kernel name");
-  if (!module->shader)
+  if (module && name && !module->shader) {
+    KILN_TRY(checkModule(module, "mgpuModuleGetFunction"));
     KILN_TRY(createShader(module));
-  auto it = module->kernels.find(name);
-  if (it != module->kernels.end())
-    return it->second.get();
-  auto kernel = std::make_unique<Kernel>();
-  kernel->module = module;
-  kernel->name = name;
-  if (std::find(module->entryPoints.begin(), module->entryPoints.end(), name) ==
-      module->entryPoints.end()) {
-    std::string names;
-    for (const std::string &n : module->entryPoints)
-      names += (names.empty() ? "" : ", ") + n;
-    return KILN_ERROR(InvalidArgument,
-                      "GPU module has no compute entry point '" +
-                          std::string(name) +
-                          "'; it has: " + (names.empty() ? "none" : names));
   }
-  if (module->isContainer) {
-    kernel->info = module->info.findKernel(name);
-    if (!kernel->info) {
-      std::string names;
-      for (auto &k : module->info.kernels)
-        names += (names.empty() ? "" : ", ") + k.name;
-      return KILN_ERROR(InvalidArgument, "GPU module has no kernel '" +
-                                             std::string(name) +
-                                             "'; it has: " + names);
-    }
-    const VkPhysicalDeviceLimits &limits = properties.limits;
-    const uint32_t *wg = kernel->info->workgroupSize;
-    uint64_t invocations = uint64_t(wg[0]) * wg[1] * wg[2];
-    const char *axes = "xyz";
-    for (int i = 0; i < 3; ++i)
-      if (wg[i] > limits.maxComputeWorkGroupSize[i])
-        return KILN_ERROR(
-            Unsupported, "kernel '" + kernel->name + "' has workgroup size " +
-                             std::to_string(wg[i]) + " in " + axes[i] +
-                             ", above device '" + properties.deviceName +
-                             "''s limit of " +
-                             std::to_string(limits.maxComputeWorkGroupSize[i]) +
-                             " (maxComputeWorkGroupSize)");
-    if (invocations > limits.maxComputeWorkGroupInvocations)
-      return KILN_ERROR(
-          Unsupported,
-          "kernel '" + kernel->name + "' has " + std::to_string(invocations) +
-              " invocations per workgroup, above device '" +
-              properties.deviceName + "''s limit of " +
-              std::to_string(limits.maxComputeWorkGroupInvocations) +
-              " (maxComputeWorkGroupInvocations)");
-    if (kernel->info->pushConstantSize > limits.maxPushConstantsSize)
-      return KILN_ERROR(Unsupported,
-                        "kernel '" + kernel->name + "' needs " +
-                            std::to_string(kernel->info->pushConstantSize) +
-                            " bytes of push constants, above device '" +
-                            properties.deviceName + "''s limit of " +
-                            std::to_string(limits.maxPushConstantsSize) +
-                            " (maxPushConstantsSize)");
-    KILN_TRY(createPipeline(kernel.get(), SIZE_MAX));
-  }
-  Kernel *k = kernel.get();
-  liveKernels.insert(k);
-  module->kernels[name] = std::move(kernel);
-  return k;
+  return executables.getKernel(module, name);
 }
 
-Status Context::createPipeline(Kernel *kernel, size_t rawBuffers) {
-  // Raw SPIR-V kernels get their layout from the first launch's argument
-  // count; it changes only if a later launch passes a different count.
+Status Context::rebuildPipeline(Kernel *kernel, size_t rawBuffers) {
   if (kernel->pipeline) {
     KILN_TRY(drainAll());
     // Another thread may have rebuilt it while the lock was released.
     if (kernel->rawBuffers == rawBuffers)
       return Status::success();
   }
-  std::vector<std::vector<VkDescriptorSetLayoutBinding>> sets;
-  const VkPhysicalDeviceLimits &limits = properties.limits;
-  uint32_t maxBinding = 0;
-  auto add = [&](uint32_t set, uint32_t binding) -> Status {
-    // Checked before anything is sized from them: a set or binding from a
-    // container is untrusted (set 2^32-1 once wrapped `set + 1` to 0).
-    if (set >= limits.maxBoundDescriptorSets)
-      return KILN_ERROR(Unsupported,
-                        "kernel '" + kernel->name + "' uses descriptor set " +
-                            std::to_string(set) + "; device '" +
-                            properties.deviceName + "' binds sets 0 to " +
-                            std::to_string(limits.maxBoundDescriptorSets - 1) +
-                            " (maxBoundDescriptorSets)");
-    if (binding >= limits.maxPerStageDescriptorStorageBuffers)
-      return KILN_ERROR(
-          Unsupported,
-          "kernel '" + kernel->name + "' uses binding " +
-              std::to_string(binding) + " in descriptor set " +
-              std::to_string(set) + "; Kiln allows bindings below device '" +
-              properties.deviceName + "''s " +
-              std::to_string(limits.maxPerStageDescriptorStorageBuffers) +
-              " storage buffers per stage "
-              "(maxPerStageDescriptorStorageBuffers)");
-    if (sets.size() <= set)
-      sets.resize(size_t(set) + 1);
-    for (const VkDescriptorSetLayoutBinding &other : sets[set])
-      if (other.binding == binding)
-        return KILN_ERROR(InvalidArgument,
-                          "kernel '" + kernel->name +
-                              "' has two arguments at descriptor set " +
-                              std::to_string(set) + ", binding " +
-                              std::to_string(binding));
-    VkDescriptorSetLayoutBinding b{};
-    b.binding = binding;
-    b.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    b.descriptorCount = 1;
-    b.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-    sets[set].push_back(b);
-    maxBinding = std::max(maxBinding, binding);
-    return Status::success();
-  };
-  uint32_t pushConstants = 0;
-  if (kernel->info) {
-    for (const container::ArgInfo &a : kernel->info->args)
-      if (container::isDescriptorKind(a.kind))
-        KILN_TRY(add(a.set, a.binding));
-    pushConstants = kernel->info->pushConstantSize;
-  } else {
-    for (size_t i = 0; i < rawBuffers; ++i)
-      KILN_TRY(add(0, i));
-    // (A container's table was checked against the SPIR-V at load.)
-    if (std::string error;
-        !container::checkRawInterface(kernel->module->info.spirv, kernel->name,
-                                      uint32_t(rawBuffers), error))
-      return KILN_ERROR(InvalidArgument, error);
-  }
-  // Built aside, so that a failure leaves the kernel as it was.
-  std::vector<Owned<VkDescriptorSetLayout>> setLayouts;
-  std::vector<VkDescriptorSetLayout> rawSetLayouts;
-  for (auto &bindings : sets) {
-    VkDescriptorSetLayoutCreateInfo info{
-        VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    info.bindingCount = bindings.size();
-    info.pBindings = bindings.data();
-    Owned<VkDescriptorSetLayout> &layout =
-        setLayouts.emplace_back(device, vk.vkDestroyDescriptorSetLayout);
-    KILN_VK(
-        vk.vkCreateDescriptorSetLayout(device, &info, nullptr, layout.out()),
-        "vkCreateDescriptorSetLayout");
-    rawSetLayouts.push_back(layout.get());
-  }
-  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushConstants};
-  VkPipelineLayoutCreateInfo layoutInfo{
-      VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  layoutInfo.setLayoutCount = rawSetLayouts.size();
-  layoutInfo.pSetLayouts = rawSetLayouts.data();
-  layoutInfo.pushConstantRangeCount = pushConstants ? 1 : 0;
-  layoutInfo.pPushConstantRanges = &range;
-  Owned<VkPipelineLayout> layout(device, vk.vkDestroyPipelineLayout);
-  KILN_VK(vk.vkCreatePipelineLayout(device, &layoutInfo, nullptr, layout.out()),
-          "vkCreatePipelineLayout");
-  KILN_ASSIGN_OR_RETURN(Owned<VkPipeline> pipeline,
-                        makePipeline(kernel, layout.get(), nullptr));
-  kernel->sizedPipelines.clear();
-  kernel->pipeline = std::move(pipeline);
-  kernel->layout = std::move(layout);
-  kernel->setLayouts = std::move(setLayouts);
-  kernel->maxBinding = maxBinding;
-  if (!kernel->info)
-    kernel->rawBuffers = rawBuffers;
-  ++stats.pipelines;
-  return Status::success();
+  return executables.createPipeline(kernel, rawBuffers);
 }
 
-Expected<Owned<VkPipeline>>
-Context::makePipeline(Kernel *kernel, VkPipelineLayout layout,
-                      const VkSpecializationInfo *specialization) {
-  VkComputePipelineCreateInfo info{
-      VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  info.stage.module = kernel->module->shader.get();
-  info.stage.pName = kernel->name.c_str();
-  info.stage.pSpecializationInfo = specialization;
-  info.layout = layout;
-  // The validation layer reports a pipeline that does not match its layout
-  // here; stop before the driver uses it (some crash on one).
-  KILN_TRY(checkValidation());
-  Owned<VkPipeline> pipeline(device, vk.vkDestroyPipeline);
-  VkResult result = vk.vkCreateComputePipelines(device, pipelineCache.get(), 1,
-                                                &info, nullptr, pipeline.out());
-  if (result != VK_SUCCESS) {
-    Status error =
-        vkStatus(result, "vkCreateComputePipelines", __FILE__, __LINE__);
-    return error.prepend("kernel '" + kernel->name + "': ");
-  }
-  KILN_TRY(checkValidation());
-  return pipeline;
+Status Context::checkModule(const Module *module, const char *what) const {
+  return executables.checkModule(module, what);
 }
 
-Expected<VkPipeline> Context::sizedPipeline(Kernel *kernel, uint32_t elements) {
-  auto found = kernel->sizedPipelines.find(elements);
-  if (found != kernel->sizedPipelines.end())
-    return found->second.get();
-  VkSpecializationMapEntry entry{container::kDynamicWorkgroupSpecId, 0,
-                                 sizeof(uint32_t)};
-  VkSpecializationInfo specialization{1, &entry, sizeof(uint32_t), &elements};
-  KILN_ASSIGN_OR_RETURN(
-      Owned<VkPipeline> pipeline,
-      makePipeline(kernel, kernel->layout.get(), &specialization));
-  ++stats.pipelines;
-  VkPipeline raw = pipeline.get();
-  kernel->sizedPipelines.emplace(elements, std::move(pipeline));
-  return raw;
+Status Context::checkKernel(const Kernel *kernel, const char *what) const {
+  return executables.checkKernel(kernel, what);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1548,23 +1259,6 @@ Status Context::checkStream(const Stream *stream, const char *what) const {
                         "(or that was destroyed)");
 }
 
-Status Context::checkModule(const Module *module, const char *what) const {
-  if (std::any_of(modules.begin(), modules.end(),
-                  [&](auto &m) { return m.get() == module; }))
-    return Status::success();
-  return KILN_ERROR(InvalidArgument,
-                    std::string(what) +
-                        " of a module that mgpuModuleLoad did not return");
-}
-
-Status Context::checkKernel(const Kernel *kernel, const char *what) const {
-  if (liveKernels.count(kernel))
-    return Status::success();
-  return KILN_ERROR(InvalidArgument,
-                    std::string(what) + " with a function that "
-                                        "mgpuModuleGetFunction did not return");
-}
-
 Stream *Context::createStream() {
   streams.push_back(std::make_unique<Stream>());
   return streams.back().get();
@@ -1773,7 +1467,7 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
               "passed " +
               std::to_string(paramsCount) + " parameters");
     if (kernel->rawBuffers != paramsCount / 2)
-      KILN_TRY(createPipeline(kernel, paramsCount / 2));
+      KILN_TRY(rebuildPipeline(kernel, paramsCount / 2));
     for (size_t i = 0; i < paramsCount; i += 2) {
       BufferArg b;
       b.binding = i / 2;
@@ -1975,7 +1669,8 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
 
   VkPipeline pipeline = kernel->pipeline.get();
   if (dynamicElements) {
-    KILN_ASSIGN_OR_RETURN(pipeline, sizedPipeline(kernel, dynamicElements));
+    KILN_ASSIGN_OR_RETURN(pipeline,
+                          executables.sizedPipeline(kernel, dynamicElements));
   }
 
   // Record and submit.

@@ -1,8 +1,11 @@
-//===- Context.h - The process-wide state of Kiln's Vulkan runtime -*- C++ -*-===//
+//===- Context.h - The process-wide state of Kiln's Vulkan runtime -*- C++
+//-*-===//
 //
-// One Context per process holds the instance, device, queue, caches and pools;
-// modules, kernels, streams and device allocations hang off it. The mgpu*
-// entry points (Runtime.cpp) lock it and call into it.
+// One Context per process opens the instance and a Device (Device.h) and
+// holds the units over it: Memory (Memory.h) and Executables
+// (Executable.h), which read the Device and call nothing above it. The
+// Context adds submissions, streams and launches; the mgpu* entry points
+// (Runtime.cpp) lock it and call into it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +13,7 @@
 #define KILN_RUNTIME_VULKAN_CONTEXT_H
 
 #include "Device.h"
+#include "Executable.h"
 #include "Memory.h"
 #include "kiln/Target/SPIRV/Container.h"
 
@@ -26,48 +30,6 @@
 #include <vector>
 
 namespace kiln::vkrt {
-
-struct Module;
-
-/// A kernel of a loaded module and the Vulkan objects that run it.
-struct Kernel {
-  Module *module = nullptr;
-  std::string name;
-  /// From the container; raw SPIR-V kernels have none.
-  const container::KernelInfo *info = nullptr;
-  /// Declared in creation order: destroyed pipeline first.
-  std::vector<Owned<VkDescriptorSetLayout>> setLayouts;
-  Owned<VkPipelineLayout> layout;
-  Owned<VkPipeline> pipeline;
-  /// A kernel with dynamic workgroup memory: its pipelines by the length
-  /// (in elements) of its dynamic workgroup array, made at the first launch
-  /// of each size (`pipeline` has length 1).
-  std::map<uint32_t, Owned<VkPipeline>> sizedPipelines;
-  /// Raw SPIR-V: the number of buffers the pipeline layout was made for.
-  size_t rawBuffers = SIZE_MAX;
-  uint32_t maxBinding = 0;
-};
-
-struct Module {
-  std::vector<uint8_t> bytes; ///< A copy of what mgpuModuleLoad was given.
-  const void *source = nullptr;
-  bool isContainer = false;
-  /// The SPIR-V prints (imports NonSemantic.DebugPrintf).
-  bool debugPrintf = false;
-  container::ModuleInfo info;
-  std::vector<std::string> entryPoints;
-  Owned<VkShaderModule> shader;
-  std::map<std::string, std::unique_ptr<Kernel>> kernels;
-  unsigned references = 0;
-};
-
-/// What the runtime checks in a module's bytes before any device sees them:
-/// the container (or raw SPIR-V), the SPIR-V's instruction stream and entry
-/// points, and that the container's kernels agree with them. Fills
-/// `module`'s bytes, info, entry points and debugPrintf; false with `error`
-/// on what it refuses. Touches no Vulkan state (the fuzz target calls it).
-bool inspectModule(const void *data, size_t size, Module &module,
-                   std::string &error);
 
 /// One queue submission: a command buffer and what it keeps alive.
 struct Submission {
@@ -134,12 +96,6 @@ public:
   void setDefaultDevice(int index);
 
   Expected<Module *> loadModule(const void *data, size_t size);
-  /// The module's VkShaderModule, once the device exists (loadModule, or
-  /// the first kernel lookup for a module loaded before it).
-  Status createShader(Module *module);
-  /// SPIRV-Tools' verdict on `module`'s SPIR-V for the device (once per
-  /// distinct SPIR-V); an error naming `kernels` when it is invalid.
-  Status validateForDevice(const Module &module, const std::string &kernels);
   Status unloadModule(Module *module);
   Expected<Kernel *> getKernel(Module *module, const char *name);
   /// Launches `kernel`; `dynamicSharedBytes` sizes its dynamic workgroup
@@ -178,8 +134,6 @@ public:
   /// reported yet end the process with status 1 (checkValidation reports
   /// them as an error before that).
   void teardown();
-  /// A Validation error when the layer reported messages since last asked.
-  Status checkValidation();
   /// Writes a validation layer settings file with the printf buffer size and
   /// points VK_LAYER_SETTINGS_PATH at its directory, which it returns ("" if
   /// the user set VK_LAYER_SETTINGS_PATH).
@@ -204,11 +158,6 @@ public:
   /// (KILN_VULKAN_PRINTF_BUFFER; 0 when the user's VK_LAYER_SETTINGS_PATH
   /// decides).
   uint64_t printfBufferBytes = 4u << 20;
-  /// KILN_VULKAN_VALIDATE_SPIRV (default on where the validator is built
-  /// in): SPIRV-Tools validates each distinct SPIR-V once before the driver.
-  bool validateSPIRV = true;
-  /// Hashes (and sizes) of the SPIR-V validated so far.
-  std::set<std::pair<uint64_t, size_t>> validatedSPIRV;
   bool timing = false;     ///< Launches write timestamps.
   bool envTiming = false;  ///< KILN_VULKAN_TIMING: print them.
   /// KILN_VULKAN_TIMING=upstream: print them as upstream's Vulkan runtime
@@ -225,9 +174,6 @@ public:
   /// A wait timed out: the device still runs the work, so teardown releases
   /// nothing.
   bool stuck = false;
-  /// Counted by the messenger, which the layer may call from a wait that
-  /// released the lock.
-  std::atomic<unsigned> validationMessages{0};
 
 private:
   Context() = default;
@@ -262,25 +208,18 @@ private:
   /// `timed` (and timestamps on the queue), returns the GPU microseconds
   /// between timestamps around `body`; otherwise -1.
   template <typename F> Expected<double> runNow(F body, bool timed = false);
-  Status createPipeline(Kernel *kernel, size_t rawBuffers);
-  /// A compute pipeline of `kernel` with its layout, specialized by
-  /// `specialization` (may be null).
-  Expected<Owned<VkPipeline>>
-  makePipeline(Kernel *kernel, VkPipelineLayout layout,
-               const VkSpecializationInfo *specialization);
-  /// The pipeline of `kernel` whose dynamic workgroup array has `elements`
-  /// elements.
-  Expected<VkPipeline> sizedPipeline(Kernel *kernel, uint32_t elements);
+  /// The layout and pipeline of raw SPIR-V `kernel` for `rawBuffers`
+  /// buffers: made again (after the queue drains) when a launch passes
+  /// another count.
+  Status rebuildPipeline(Kernel *kernel, size_t rawBuffers);
+  /// The module's VkShaderModule, once the device exists (loadModule, or
+  /// the first kernel lookup for a module loaded before it).
+  Status createShader(Module *module);
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
-  Owned<VkPipelineCache> pipelineCache;
   Owned<VkCommandPool> commandPool;
   Owned<VkDeviceMemory> emptyMemory;
   Owned<VkBuffer> emptyBuffer;
   int requestedDevice = -1;
-  std::vector<std::unique_ptr<Module>> modules;
-  /// Every kernel of `modules` (getKernel's results), for checkKernel's
-  /// lookup on each launch.
-  std::unordered_set<const Kernel *> liveKernels;
   std::vector<std::unique_ptr<Submission>> submissions;
   std::vector<Submission *> freeSubmissions;
   std::vector<std::unique_ptr<Stream>> streams;
@@ -289,6 +228,8 @@ private:
 public:
   /// The device's allocations, staging and host import.
   Memory memory{*this};
+  /// Its modules, kernels and pipelines.
+  Executables executables{*this};
 };
 
 } // namespace kiln::vkrt

@@ -17,6 +17,7 @@
 #include "kiln/Runtime/Status.h"
 #include "kiln/Runtime/VulkanRuntime.h"
 
+#include <atomic>
 #include <cstdint>
 
 namespace kiln::vkrt {
@@ -111,6 +112,13 @@ struct Device {
   /// address, for kernels that bind memrefs by address.
   bool deviceAddresses = false;
   KilnVulkanStats stats{};
+  /// Warnings and errors the validation layer's messenger reported and no
+  /// one asked for yet (the layer may call from a wait that released the
+  /// runtime's lock).
+  std::atomic<unsigned> validationMessages{0};
+
+  /// A Validation error when the layer reported messages since last asked.
+  Status checkValidation();
 };
 
 } // namespace kiln::vkrt
