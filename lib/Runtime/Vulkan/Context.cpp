@@ -195,11 +195,11 @@ Status Context::initInstance() {
   if (!vk.openLoader(error))
     return KILN_ERROR(Driver, error);
   validation = envFlag("KILN_VULKAN_VALIDATION");
-  envTiming = envFlag("KILN_VULKAN_TIMING");
-  if (std::string error; !kiln::rt::readTimeout(timeoutSeconds, error))
+  queue.envTiming = envFlag("KILN_VULKAN_TIMING");
+  if (std::string error; !kiln::rt::readTimeout(queue.timeoutSeconds, error))
     return KILN_ERROR(InvalidArgument, error);
   if (const char *v = std::getenv("KILN_VULKAN_TIMING"))
-    upstreamTiming = std::strcmp(v, "upstream") == 0;
+    queue.upstreamTiming = std::strcmp(v, "upstream") == 0;
 
   uint32_t apiVersion = VK_API_VERSION_1_0;
   if (vk.vkEnumerateInstanceVersion)
@@ -300,7 +300,7 @@ Status Context::initInstance() {
       // lock: other threads may be inside the runtime. Teardown waits for
       // them (unless this thread holds the lock already).
       Context &context = Context::get();
-      if (heldLock && heldLock->owns_lock()) {
+      if (Queue::heldLock && Queue::heldLock->owns_lock()) {
         context.teardown();
         return;
       }
@@ -451,12 +451,12 @@ Status Context::initDevice() {
                                        "' has no compute queue");
   timestamps = families[queueFamily].timestampValidBits > 0 &&
                properties.limits.timestampPeriod > 0;
-  if (envTiming && !timestamps)
+  if (queue.envTiming && !timestamps)
     std::fprintf(stderr,
                  "kiln-vulkan: device '%s' has no compute timestamps; "
                  "--print-timing reports host time only\n",
                  properties.deviceName);
-  timing = (envTiming || timingCallback) && timestamps;
+  queue.timing = (queue.envTiming || queue.timingCallback) && timestamps;
 
   // Enable every feature the device has that kernels may use.
   uint32_t numExtensions = 0;
@@ -629,16 +629,10 @@ Status Context::initDevice() {
   ++stats.devices;
   // What fails from here leaves no device behind: a later call starts over.
   ScopeExit dropDevice([&] { destroyDeviceObjects(); });
-  vk.vkGetDeviceQueue(device, queueFamily, 0, &queue);
+  vk.vkGetDeviceQueue(device, queueFamily, 0, &computeQueue);
 
   KILN_TRY(executables.openCache());
-  VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-  poolInfo.queueFamilyIndex = queueFamily;
-  commandPool = {device, vk.vkDestroyCommandPool};
-  KILN_VK(vk.vkCreateCommandPool(device, &poolInfo, nullptr, commandPool.out()),
-          "vkCreateCommandPool");
-  ++stats.commandPools;
+  KILN_TRY(queue.open());
   // Bound for memrefs with no elements (a descriptor needs a real buffer).
   bool visible;
   KILN_TRY(memory.createBuffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0,
@@ -651,8 +645,7 @@ Status Context::initDevice() {
 void Context::destroyDevice() {
   // Every object is owned (Owned<>); destroying the owners releases them,
   // in this order, before the device.
-  freeSubmissions.clear();
-  submissions.clear();
+  queue.releaseAll();
   executables.releaseAll();
   memory.releaseAll();
   destroyDeviceObjects();
@@ -661,7 +654,7 @@ void Context::destroyDevice() {
 void Context::destroyDeviceObjects() {
   emptyBuffer.reset();
   emptyMemory.reset();
-  commandPool.reset();
+  queue.close();
   executables.closeCache();
   vk.vkDestroyDevice(device, nullptr);
   device = VK_NULL_HANDLE;
@@ -719,61 +712,12 @@ Status Context::free(void *ptr) {
   return memory.release(ptr);
 }
 
-Status Context::beginRecording(VkCommandBuffer cmd) {
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  KILN_VK(vk.vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
-  return Status::success();
-}
-
-void Context::memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStages,
-                            VkAccessFlags srcAccess,
-                            VkPipelineStageFlags dstStages,
-                            VkAccessFlags dstAccess) {
-  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  barrier.srcAccessMask = srcAccess;
-  barrier.dstAccessMask = dstAccess;
-  vk.vkCmdPipelineBarrier(cmd, srcStages, dstStages, 0, 1, &barrier, 0, nullptr,
-                          0, nullptr);
-}
-
-template <typename F> Expected<double> Context::runNow(F body, bool timed) {
-  timed = timed && timestamps;
-  KILN_ASSIGN_OR_RETURN(Submission * s, acquireSubmission(0));
-  ScopeExit unused([&] { giveBack(s); });
-  if (timed)
-    KILN_TRY(createQueries(s));
-  KILN_TRY(beginRecording(s->cmd));
-  memoryBarrier(s->cmd,
-                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
-                    VK_PIPELINE_STAGE_TRANSFER_BIT,
-                VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-                VK_PIPELINE_STAGE_TRANSFER_BIT,
-                VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-  if (timed)
-    writeTimestamp(s, 0);
-  body(s->cmd);
-  if (timed)
-    writeTimestamp(s, 1);
-  memoryBarrier(s->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                VK_ACCESS_HOST_READ_BIT);
-  KILN_VK(vk.vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer");
-  std::vector<Submission *> one{s};
-  KILN_TRY(submit(s, nullptr));
-  unused.dismiss();
-  KILN_TRY(waitAndComplete(one));
-  // The submission is back in the free list but not reused before this
-  // (the runtime's lock is held), so its queries are still readable.
-  return timed ? gpuMicroseconds(s) : -1.0;
-}
-
 Status Context::setTimingCallback(KilnTimingCallback callback, void *user) {
   KILN_TRY(drainAll());
-  timingCallback = callback;
-  timingUser = user;
+  queue.timingCallback = callback;
+  queue.timingUser = user;
   if (device)
-    timing = (envTiming || timingCallback) && timestamps;
+    queue.timing = (queue.envTiming || queue.timingCallback) && timestamps;
   return Status::success();
 }
 
@@ -791,7 +735,7 @@ Expected<double> Context::deviceCopy(void *dst, const void *src, size_t size) {
     return KILN_ERROR(InvalidArgument,
                       "kilnVulkanDeviceCopy: both sides must be non-empty "
                       "ranges of device allocations (mgpuMemAlloc)");
-  return runNow(
+  return queue.runNow(
       [&](VkCommandBuffer cmd) {
         VkBufferCopy region{s - sa->base, d - da->base, size};
         vk.vkCmdCopyBuffer(cmd, sa->buffer.get(), da->buffer.get(), 1, &region);
@@ -826,11 +770,12 @@ Status Context::copy(void *dst, const void *src, size_t size) {
     return Status::success();
   }
   if (da && sa) {
-    return runNow([&](VkCommandBuffer cmd) {
-             VkBufferCopy region{s - sa->base, d - da->base, size};
-             vk.vkCmdCopyBuffer(cmd, sa->buffer.get(), da->buffer.get(), 1,
-                                &region);
-           })
+    return queue
+        .runNow([&](VkCommandBuffer cmd) {
+          VkBufferCopy region{s - sa->base, d - da->base, size};
+          vk.vkCmdCopyBuffer(cmd, sa->buffer.get(), da->buffer.get(), 1,
+                             &region);
+        })
         .takeError();
   }
   // One side is host memory: go through a host-visible staging buffer,
@@ -844,12 +789,15 @@ Status Context::copy(void *dst, const void *src, size_t size) {
   ++stats.stagedCopies;
   if (da)
     std::memcpy(mapped, src, size);
-  Status copied =
-      runNow([&](VkCommandBuffer cmd) {
-        VkBufferCopy region{da ? 0 : s - sa->base, da ? d - da->base : 0, size};
-        vk.vkCmdCopyBuffer(cmd, da ? staging.get() : sa->buffer.get(),
-                           da ? da->buffer.get() : staging.get(), 1, &region);
-      }).takeError();
+  Status copied = queue
+                      .runNow([&](VkCommandBuffer cmd) {
+                        VkBufferCopy region{da ? 0 : s - sa->base,
+                                            da ? d - da->base : 0, size};
+                        vk.vkCmdCopyBuffer(
+                            cmd, da ? staging.get() : sa->buffer.get(),
+                            da ? da->buffer.get() : staging.get(), 1, &region);
+                      })
+                      .takeError();
   if (copied) {
     // A copy that timed out still uses the staging buffer: never free it.
     if (stuck) {
@@ -899,9 +847,10 @@ Status Context::fill(void *dst, uint32_t pattern, unsigned patternBytes,
   if (patternBytes == 2)
     pattern = (pattern & 0xFFFF) | (pattern << 16);
   if (offset % 4 == 0 && size % 4 == 0) {
-    return runNow([&](VkCommandBuffer cmd) {
-             vk.vkCmdFillBuffer(cmd, da->buffer.get(), offset, size, pattern);
-           })
+    return queue
+        .runNow([&](VkCommandBuffer cmd) {
+          vk.vkCmdFillBuffer(cmd, da->buffer.get(), offset, size, pattern);
+        })
         .takeError();
   }
   std::vector<uint8_t> host(size);
@@ -974,271 +923,16 @@ Status Context::checkKernel(const Kernel *kernel, const char *what) const {
 // Submissions and streams
 //===----------------------------------------------------------------------===//
 
-Expected<Submission *> Context::acquireSubmission(uint32_t buffers) {
-  Submission *s;
-  if (!freeSubmissions.empty()) {
-    s = freeSubmissions.back();
-    freeSubmissions.pop_back();
-  } else {
-    // Kept only once complete; a command buffer allocated here before a
-    // failure goes back with the command pool.
-    auto fresh = std::make_unique<Submission>();
-    VkCommandBufferAllocateInfo info{
-        VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    info.commandPool = commandPool.get();
-    info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    info.commandBufferCount = 1;
-    KILN_VK(vk.vkAllocateCommandBuffers(device, &info, &fresh->cmd),
-            "vkAllocateCommandBuffers");
-    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    fresh->fence = {device, vk.vkDestroyFence};
-    KILN_VK(vk.vkCreateFence(device, &fenceInfo, nullptr, fresh->fence.out()),
-            "vkCreateFence");
-    submissions.push_back(std::move(fresh));
-    s = submissions.back().get();
-  }
-  // From here a failure puts it back in the free list.
-  ScopeExit unused([&] { giveBack(s); });
-  KILN_VK(vk.vkResetCommandBuffer(s->cmd, 0), "vkResetCommandBuffer");
-  if (buffers > 0 && s->poolBuffers < buffers) {
-    s->pool.reset();
-    s->poolBuffers = 0;
-    uint32_t poolBuffers = std::max<uint32_t>(buffers, 16);
-    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, poolBuffers};
-    VkDescriptorPoolCreateInfo info{
-        VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    info.maxSets = 8;
-    info.poolSizeCount = 1;
-    info.pPoolSizes = &size;
-    s->pool = {device, vk.vkDestroyDescriptorPool};
-    KILN_VK(vk.vkCreateDescriptorPool(device, &info, nullptr, s->pool.out()),
-            "vkCreateDescriptorPool");
-    s->poolBuffers = poolBuffers;
-    ++stats.descriptorPools;
-  } else if (buffers > 0) {
-    KILN_VK(vk.vkResetDescriptorPool(device, s->pool.get(), 0),
-            "vkResetDescriptorPool");
-  }
-  if (timing)
-    KILN_TRY(createQueries(s));
-  s->kernel.clear();
-  s->timed = false;
-  unused.dismiss();
-  return s;
-}
-
-void Context::giveBack(Submission *s) {
-  // Never submitted: host memory is released without copying back.
-  for (HostSegment &segment : s->segments)
-    Memory::releaseSegment(segment, false);
-  s->segments.clear();
-  s->kernel.clear();
-  s->timed = false;
-  freeSubmissions.push_back(s);
-}
-
-Status Context::createQueries(Submission *s) {
-  if (s->queries)
-    return Status::success();
-  VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-  info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-  info.queryCount = 2;
-  s->queries = {device, vk.vkDestroyQueryPool};
-  KILN_VK(vk.vkCreateQueryPool(device, &info, nullptr, s->queries.out()),
-          "vkCreateQueryPool");
-  return Status::success();
-}
-
-void Context::writeTimestamp(Submission *s, uint32_t which) {
-  if (which == 0) {
-    vk.vkCmdResetQueryPool(s->cmd, s->queries.get(), 0, 2);
-    vk.vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                           s->queries.get(), 0);
-  } else {
-    vk.vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
-                           s->queries.get(), 1);
-  }
-}
-
-double Context::gpuMicroseconds(Submission *s) {
-  uint64_t stamps[2] = {0, 0};
-  if (vk.vkGetQueryPoolResults(device, s->queries.get(), 0, 2, sizeof(stamps),
-                               stamps, sizeof(uint64_t),
-                               VK_QUERY_RESULT_64_BIT) != VK_SUCCESS)
-    return -1;
-  return double(stamps[1] - stamps[0]) * properties.limits.timestampPeriod /
-         1000.0;
-}
-
-Status Context::submit(Submission *s, Stream *stream) {
-  VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  info.commandBufferCount = 1;
-  info.pCommandBuffers = &s->cmd;
-  s->submitted = std::chrono::steady_clock::now();
-  KILN_VK(vk.vkQueueSubmit(queue, 1, &info, s->fence.get()), "vkQueueSubmit");
-  s->submitReturned = std::chrono::steady_clock::now();
-  s->stream = stream;
-  if (stream)
-    stream->pending.push_back(s);
-  return Status::success();
-}
-
-Status Context::complete(Submission *s) {
-  s->done = true;
-  if (s->stream) {
-    // Submissions complete in the order they were submitted, mostly: the
-    // front is the common case (a search of thousands of back-to-back
-    // launches each was quadratic).
-    auto &pending = s->stream->pending;
-    if (!pending.empty() && pending.front() == s)
-      pending.pop_front();
-    else
-      pending.erase(std::remove(pending.begin(), pending.end(), s),
-                    pending.end());
-    s->stream = nullptr;
-  }
-  auto done = std::chrono::steady_clock::now();
-  for (HostSegment &segment : s->segments)
-    Memory::releaseSegment(segment, true);
-  s->segments.clear();
-  if (s->timed) {
-    double hostUs =
-        std::chrono::duration<double, std::micro>(done - s->submitted).count();
-    double gpuUs = s->queries ? gpuMicroseconds(s) : -1;
-    if (upstreamTiming) {
-      // Upstream's wording, on stdout, where its tests' CHECK lines look.
-      auto us = [](auto d) {
-        return std::chrono::duration<double, std::micro>(d).count();
-      };
-      std::fflush(stderr);
-      std::printf("Compute shader execution time: %.3fus\n"
-                  "Command buffer submit time: %.0fus\n"
-                  "Wait idle time: %.0fus\n",
-                  gpuUs, us(s->submitReturned - s->submitted),
-                  us(done - s->submitReturned));
-      std::fflush(stdout);
-    } else if (envTiming) {
-      std::fprintf(stderr, "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f\n",
-                   s->kernel.c_str(), gpuUs, hostUs);
-    }
-    if (timingCallback)
-      timingCallback(timingUser, s->kernel.c_str(), gpuUs);
-  }
-  if (s->waiters == 0)
-    return recycle(s);
-  return Status::success();
-}
-
-Status Context::recycle(Submission *s) {
-  VkFence fence = s->fence.get();
-  KILN_VK(vk.vkResetFences(device, 1, &fence), "vkResetFences");
-  s->done = false;
-  freeSubmissions.push_back(s);
-  return Status::success();
-}
-
-thread_local std::unique_lock<std::mutex> *Context::heldLock = nullptr;
-
-Status Context::waitAndComplete(std::vector<Submission *> targets) {
-  if (targets.empty())
-    return Status::success();
-  KILN_TRY(usable());
-  std::vector<VkFence> fences;
-  for (Submission *s : targets) {
-    ++s->waiters;
-    fences.push_back(s->fence.get());
-  }
-  uint64_t timeout =
-      timeoutSeconds > 0 ? uint64_t(timeoutSeconds * 1e9) : UINT64_MAX;
-  // Other threads go on meanwhile: they may submit, allocate, or complete
-  // these same submissions (which stay unrecycled while waited on).
-  std::unique_lock<std::mutex> *lock = heldLock;
-  if (lock)
-    lock->unlock();
-  VkResult waited = vk.vkWaitForFences(device, fences.size(), fences.data(),
-                                       VK_TRUE, timeout);
-  if (lock)
-    lock->lock();
-  for (Submission *s : targets)
-    --s->waiters;
-  if (waited == VK_TIMEOUT) {
-    std::vector<std::string> running;
-    bool copy = false;
-    for (Submission *s : targets)
-      if (vk.vkGetFenceStatus(device, s->fence.get()) == VK_NOT_READY) {
-        if (s->kernel.empty())
-          copy = true;
-        else
-          running.push_back(s->kernel);
-      }
-    std::string what =
-        running.empty() ? std::string(copy ? "a copy" : "the work")
-                        : (running.size() == 1 ? "kernel " : "kernels ") +
-                              quotedList(running) + (copy ? " and a copy" : "");
-    // The device still runs the work: every later call fails, and teardown
-    // leaves everything as it is.
-    stuck = true;
-    broken = rt::makeCallError(
-        rt::ErrorKind::Timeout,
-        rt::timeoutMessage(what, timeoutSeconds,
-                           std::string("'") + properties.deviceName + "'"),
-        "vkWaitForFences", "VK_TIMEOUT", waited, __FILE__, __LINE__);
-    return broken;
-  }
-  if (waited == VK_ERROR_DEVICE_LOST) {
-    std::vector<std::string> launched;
-    for (Submission *s : targets)
-      if (!s->kernel.empty())
-        launched.push_back(s->kernel);
-    std::string kernels = quotedList(launched);
-    broken = rt::makeCallError(
-        rt::ErrorKind::DeviceLost,
-        std::string("device '") + properties.deviceName + "' was lost" +
-            (kernels.empty() ? "" : " while waiting for kernel " + kernels) +
-            " (vkWaitForFences: VK_ERROR_DEVICE_LOST); a kernel that faults "
-            "or runs past the driver's watchdog loses the device",
-        "vkWaitForFences", "VK_ERROR_DEVICE_LOST", waited, __FILE__, __LINE__);
-    return broken;
-  }
-  KILN_VK(waited, "vkWaitForFences");
-  Status first;
-  for (Submission *s : targets) {
-    Status status;
-    if (!s->done)
-      status = complete(s);
-    else if (s->waiters == 0)
-      status = recycle(s); // Completed by a thread that left it to its last
-                           // waiter.
-    if (status && !first)
-      first = std::move(status);
-  }
-  KILN_TRY(std::move(first));
-  return checkValidation();
-}
-
 Status Context::synchronize(Stream *stream) {
   if (!device || torndown)
     return Status::success();
-  const std::deque<Submission *> &pending =
-      (stream ? stream : &defaultStream_)->pending;
-  return waitAndComplete({pending.begin(), pending.end()});
+  return queue.synchronize(stream);
 }
 
 Status Context::drainAll() {
   if (!device)
     return Status::success();
-  // Waits release the lock, and other threads may create streams or submit
-  // meanwhile: collect under the lock, and go on until nothing is pending
-  // while it is held.
-  for (;;) {
-    std::vector<Submission *> all(defaultStream_.pending.begin(),
-                                  defaultStream_.pending.end());
-    for (auto &s : streams)
-      all.insert(all.end(), s->pending.begin(), s->pending.end());
-    if (all.empty())
-      return Status::success();
-    KILN_TRY(waitAndComplete(std::move(all)));
-  }
+  return queue.drainAll();
 }
 
 void Context::record(Event *, Stream *) {
@@ -1249,39 +943,15 @@ void Context::record(Event *, Stream *) {
 Status Context::synchronize(Event *) { return drainAll(); }
 
 Status Context::checkStream(const Stream *stream, const char *what) const {
-  if (!stream || stream == &defaultStream_ ||
-      std::any_of(streams.begin(), streams.end(),
-                  [&](auto &s) { return s.get() == stream; }))
-    return Status::success();
-  return KILN_ERROR(InvalidArgument,
-                    std::string(what) +
-                        " on a stream that mgpuStreamCreate did not return "
-                        "(or that was destroyed)");
+  return queue.checkStream(stream, what);
 }
 
-Stream *Context::createStream() {
-  streams.push_back(std::make_unique<Stream>());
-  return streams.back().get();
-}
+Stream *Context::createStream() { return queue.createStream(); }
 
 Status Context::destroyStream(Stream *stream) {
   if (!stream || torndown)
     return Status::success();
-  auto known = [&] {
-    return std::any_of(streams.begin(), streams.end(),
-                       [&](auto &s) { return s.get() == stream; });
-  };
-  if (!known())
-    return KILN_ERROR(InvalidArgument,
-                      "mgpuStreamDestroy of a stream that mgpuStreamCreate "
-                      "did not return (or that was destroyed)");
-  KILN_TRY(synchronize(stream));
-  for (auto it = streams.begin(); it != streams.end(); ++it)
-    if (it->get() == stream) {
-      streams.erase(it);
-      break;
-    }
-  return Status::success();
+  return queue.destroyStream(stream);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1675,10 +1345,10 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
 
   // Record and submit.
   KILN_ASSIGN_OR_RETURN(Submission * s,
-                        acquireSubmission(std::max<size_t>(buffers.size(), 1)));
+                        queue.acquire(std::max<size_t>(buffers.size(), 1)));
   // Until it is submitted, a failure returns it (and releases the host
   // memory it holds without copying back).
-  ScopeExit unused([&] { giveBack(s); });
+  ScopeExit unused([&] { queue.giveBack(s); });
   s->segments = std::move(segments);
   std::vector<VkDescriptorSet> sets(kernel->setLayouts.size());
   if (!sets.empty()) {
@@ -1711,17 +1381,18 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
   if (!writes.empty())
     vk.vkUpdateDescriptorSets(device, writes.size(), writes.data(), 0, nullptr);
 
-  KILN_TRY(beginRecording(s->cmd));
+  KILN_TRY(queue.begin(s->cmd));
   // Order after everything submitted before (one queue, many submissions).
-  memoryBarrier(s->cmd,
-                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
-                    VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
-                VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
-                    VK_ACCESS_HOST_WRITE_BIT,
-                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  if (timing)
-    writeTimestamp(s, 0);
+  queue.memoryBarrier(
+      s->cmd,
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
+          VK_PIPELINE_STAGE_HOST_BIT,
+      VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+          VK_ACCESS_HOST_WRITE_BIT,
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  if (queue.timing)
+    queue.writeTimestamp(s, 0);
   vk.vkCmdBindPipeline(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
   if (!sets.empty())
     vk.vkCmdBindDescriptorSets(s->cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
@@ -1732,16 +1403,16 @@ Status Context::launch(Kernel *kernel, const intptr_t grid[3],
                           VK_SHADER_STAGE_COMPUTE_BIT, 0, pushConstants.size(),
                           pushConstants.data());
   vk.vkCmdDispatch(s->cmd, grid[0], grid[1], grid[2]);
-  if (timing)
-    writeTimestamp(s, 1);
-  memoryBarrier(s->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                VK_ACCESS_HOST_READ_BIT);
+  if (queue.timing)
+    queue.writeTimestamp(s, 1);
+  queue.memoryBarrier(s->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                      VK_ACCESS_HOST_READ_BIT);
   KILN_VK(vk.vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer");
   s->kernel = kernel->name;
-  s->timed = timing;
+  s->timed = queue.timing;
   KILN_TRY(checkValidation());
-  KILN_TRY(submit(s, stream ? stream : &defaultStream_));
+  KILN_TRY(queue.submit(s, stream ? stream : queue.defaultStream()));
   unused.dismiss();
   ++stats.launches;
   return Status::success();

@@ -15,6 +15,7 @@
 #include "Device.h"
 #include "Executable.h"
 #include "Memory.h"
+#include "Queue.h"
 #include "kiln/Target/SPIRV/Container.h"
 
 #include <atomic>
@@ -30,35 +31,6 @@
 #include <vector>
 
 namespace kiln::vkrt {
-
-/// One queue submission: a command buffer and what it keeps alive.
-struct Submission {
-  VkCommandBuffer cmd = VK_NULL_HANDLE; ///< Freed with the command pool.
-  Owned<VkFence> fence;
-  Owned<VkDescriptorPool> pool;
-  uint32_t poolBuffers = 0;
-  Owned<VkQueryPool> queries;
-  std::vector<HostSegment> segments;
-  std::string kernel; ///< Empty for copies.
-  bool timed = false;
-  std::chrono::steady_clock::time_point submitted;
-  std::chrono::steady_clock::time_point submitReturned;
-  /// The stream whose pending list holds it until it completes.
-  struct Stream *stream = nullptr;
-  /// Threads waiting on its fence with the lock released; its fence is not
-  /// reset, nor the submission reused, until they are done.
-  unsigned waiters = 0;
-  /// Completed (copies back done, timing reported), not yet recycled.
-  bool done = false;
-};
-
-struct Stream {
-  std::deque<Submission *> pending;
-};
-
-/// All work goes to one queue in submission order, so an event carries no
-/// state: it completes when everything submitted before it has.
-struct Event {};
 
 /// Where a memref argument lives on the device.
 struct Binding {
@@ -76,9 +48,6 @@ class Context : public Device {
 public:
   static Context &get();
   std::mutex mutex;
-  /// The lock on `mutex` that the calling thread holds, when an entry point
-  /// took it (Runtime.cpp): waits for the device release it meanwhile.
-  static thread_local std::unique_lock<std::mutex> *heldLock;
 
   // Every function that can fail returns its error; the mgpu* entry points
   // (Runtime.cpp) report it and exit, the C++ interface hands it back.
@@ -119,7 +88,7 @@ public:
   Status setTimingCallback(KilnTimingCallback callback, void *user);
   Status fill(void *dst, uint32_t pattern, unsigned patternBytes, size_t count);
 
-  Stream *defaultStream() { return &defaultStream_; }
+  Stream *defaultStream() { return queue.defaultStream(); }
   /// Handles from the mgpu* boundary are looked up, never trusted: an error
   /// naming `what` unless `stream` is null, the default stream or one that
   /// createStream returned and destroyStream did not destroy (likewise for
@@ -158,22 +127,7 @@ public:
   /// (KILN_VULKAN_PRINTF_BUFFER; 0 when the user's VK_LAYER_SETTINGS_PATH
   /// decides).
   uint64_t printfBufferBytes = 4u << 20;
-  bool timing = false;     ///< Launches write timestamps.
-  bool envTiming = false;  ///< KILN_VULKAN_TIMING: print them.
-  /// KILN_VULKAN_TIMING=upstream: print them as upstream's Vulkan runtime
-  /// did (three lines on stdout), for programs whose CHECK lines expect them.
-  bool upstreamTiming = false;
-  KilnTimingCallback timingCallback = nullptr;
-  void *timingUser = nullptr;
-  /// KILN_TIMEOUT: the longest wait for the device, in seconds (0: none).
-  double timeoutSeconds = 0;
   bool torndown = false;
-  /// Set when the device was lost or a wait timed out: every later call
-  /// fails with it.
-  Status broken;
-  /// A wait timed out: the device still runs the work, so teardown releases
-  /// nothing.
-  bool stuck = false;
 
 private:
   Context() = default;
@@ -183,31 +137,6 @@ private:
   /// Releases what initDevice creates (cache, pool, empty buffer), then the
   /// device: what a failed initDevice undoes.
   void destroyDeviceObjects();
-  /// A submission ready to record (from the free list or new). Until it is
-  /// submitted, giveBack() returns it.
-  Expected<Submission *> acquireSubmission(uint32_t buffers);
-  void giveBack(Submission *s);
-  Status submit(Submission *s, Stream *stream);
-  /// Timestamp queries around a command: a pool of two on `s`, the start
-  /// (0, resetting the pool) or end (1) stamp, and the microseconds between
-  /// them once `s` completed (-1 when unavailable).
-  Status createQueries(Submission *s);
-  void writeTimestamp(Submission *s, uint32_t which);
-  double gpuMicroseconds(Submission *s);
-  Status complete(Submission *s);
-  /// Waits for `targets` (a copy: other threads may change the lists it
-  /// came from while the lock is released) and completes them.
-  Status waitAndComplete(std::vector<Submission *> targets);
-  /// Puts a completed submission back in the free list, its fence reset.
-  Status recycle(Submission *s);
-  Status beginRecording(VkCommandBuffer cmd);
-  void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStages,
-                     VkAccessFlags srcAccess, VkPipelineStageFlags dstStages,
-                     VkAccessFlags dstAccess);
-  /// Records `body` into a fresh submission, submits it and waits. With
-  /// `timed` (and timestamps on the queue), returns the GPU microseconds
-  /// between timestamps around `body`; otherwise -1.
-  template <typename F> Expected<double> runNow(F body, bool timed = false);
   /// The layout and pipeline of raw SPIR-V `kernel` for `rawBuffers`
   /// buffers: made again (after the queue drains) when a launch passes
   /// another count.
@@ -216,20 +145,17 @@ private:
   /// the first kernel lookup for a module loaded before it).
   Status createShader(Module *module);
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
-  Owned<VkCommandPool> commandPool;
   Owned<VkDeviceMemory> emptyMemory;
   Owned<VkBuffer> emptyBuffer;
   int requestedDevice = -1;
-  std::vector<std::unique_ptr<Submission>> submissions;
-  std::vector<Submission *> freeSubmissions;
-  std::vector<std::unique_ptr<Stream>> streams;
-  Stream defaultStream_;
 
 public:
   /// The device's allocations, staging and host import.
   Memory memory{*this};
   /// Its modules, kernels and pipelines.
   Executables executables{*this};
+  /// Its queue: submissions, fences, timestamps and streams.
+  Queue queue{*this};
 };
 
 } // namespace kiln::vkrt

@@ -95,7 +95,7 @@ struct Device {
   VkPhysicalDeviceProperties properties{};
   VkPhysicalDeviceMemoryProperties memoryProperties{};
   VkDevice device = VK_NULL_HANDLE;
-  VkQueue queue = VK_NULL_HANDLE;
+  VkQueue computeQueue = VK_NULL_HANDLE; ///< The one queue all work goes to.
   uint32_t queueFamily = 0;
   /// What the device offers kernels (after KILN_VULKAN_HIDE_FEATURES).
   DeviceCapabilities capabilities;
@@ -116,6 +116,12 @@ struct Device {
   /// one asked for yet (the layer may call from a wait that released the
   /// runtime's lock).
   std::atomic<unsigned> validationMessages{0};
+  /// Set when the device was lost or a wait timed out: every later call
+  /// fails with it.
+  Status broken;
+  /// A wait timed out: the device still runs the work, so teardown releases
+  /// nothing.
+  bool stuck = false;
 
   /// A Validation error when the layer reported messages since last asked.
   Status checkValidation();

@@ -21,13 +21,13 @@ using namespace kiln::vkrt;
 
 namespace {
 /// Locks the context for one call; waits for the device inside it release
-/// the lock (Context::heldLock) so that other threads go on.
+/// the lock (Queue::heldLock) so that other threads go on.
 struct Locked {
   Locked() : context(Context::get()), lock(context.mutex) {
-    outer = Context::heldLock;
-    Context::heldLock = &lock;
+    outer = Queue::heldLock;
+    Queue::heldLock = &lock;
   }
-  ~Locked() { Context::heldLock = outer; }
+  ~Locked() { Queue::heldLock = outer; }
   Context &context;
   std::unique_lock<std::mutex> lock;
   std::unique_lock<std::mutex> *outer;
