@@ -14,6 +14,7 @@
 
 #include "Device.h"
 #include "Executable.h"
+#include "Launcher.h"
 #include "Memory.h"
 #include "Queue.h"
 #include "kiln/Target/SPIRV/Container.h"
@@ -31,18 +32,6 @@
 #include <vector>
 
 namespace kiln::vkrt {
-
-/// Where a memref argument lives on the device.
-struct Binding {
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VkDeviceSize offset = 0;
-  VkDeviceSize range = 0;
-  /// Elements between the bound offset and the descriptor's aligned pointer
-  /// (added to the memref's offset in push constants).
-  int64_t elementShift = 0;
-  /// Bound by device address: the address of byte `offset` of `buffer`.
-  VkDeviceAddress address = 0;
-};
 
 class Context : public Device {
 public:
@@ -137,16 +126,10 @@ private:
   /// Releases what initDevice creates (cache, pool, empty buffer), then the
   /// device: what a failed initDevice undoes.
   void destroyDeviceObjects();
-  /// The layout and pipeline of raw SPIR-V `kernel` for `rawBuffers`
-  /// buffers: made again (after the queue drains) when a launch passes
-  /// another count.
-  Status rebuildPipeline(Kernel *kernel, size_t rawBuffers);
   /// The module's VkShaderModule, once the device exists (loadModule, or
   /// the first kernel lookup for a module loaded before it).
   Status createShader(Module *module);
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
-  Owned<VkDeviceMemory> emptyMemory;
-  Owned<VkBuffer> emptyBuffer;
   int requestedDevice = -1;
 
 public:
@@ -156,6 +139,8 @@ public:
   Executables executables{*this};
   /// Its queue: submissions, fences, timestamps and streams.
   Queue queue{*this};
+  /// Launches, copies and fills over the units above.
+  Launcher launcher{*this, memory, executables, queue};
 };
 
 } // namespace kiln::vkrt

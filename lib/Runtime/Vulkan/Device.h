@@ -19,6 +19,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string>
 
 namespace kiln::vkrt {
 
@@ -86,6 +87,19 @@ private:
   Handle handle = VK_NULL_HANDLE;
 };
 
+/// How a device is opened (the runtime reads them from its environment).
+struct DeviceOptions {
+  /// Robust buffer access (KILN_VULKAN_ROBUST); an error where the device
+  /// does not offer it.
+  bool robust = false;
+  /// Import host memory where the device can (KILN_VULKAN_HOST_IMPORT,
+  /// default on); staged otherwise.
+  bool hostImport = true;
+  /// Features kernels may not use (KILN_VULKAN_HIDE_FEATURES), as
+  /// hideFeatures reads them.
+  std::string hideFeatures;
+};
+
 /// One opened device: what every unit reads (set while it opens, constant
 /// after) and the counters they add to.
 struct Device {
@@ -125,6 +139,13 @@ struct Device {
 
   /// A Validation error when the layer reported messages since last asked.
   Status checkValidation();
+
+  /// Opens `physical` of the instance in `vk` with every feature kernels
+  /// may use (less those `options` hide) and one compute queue; fills the
+  /// fields above. On an error no device exists.
+  Status open(VkPhysicalDevice physical, const DeviceOptions &options);
+  /// Destroys the device; everything made on it is released first.
+  void close();
 };
 
 } // namespace kiln::vkrt
