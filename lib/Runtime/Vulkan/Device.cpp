@@ -59,6 +59,14 @@ struct Extensions {
 };
 } // namespace
 
+/// Fills `out`, one structure of the VkPhysicalDeviceFeatures2 chain.
+template <typename T> static void queryFeatures(Device &d, T &out) {
+  VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  query.pNext = &out;
+  d.vk.vkGetPhysicalDeviceFeatures2(d.physical, &query);
+  out.pNext = nullptr;
+}
+
 Status Device::checkValidation() {
   if (unsigned n = validationMessages.exchange(0)) {
     // Reported here, not again at exit.
@@ -104,10 +112,9 @@ static void chooseExtensions(Device &d, Extensions &ext,
   ext.enabled.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
   VkPhysicalDeviceExternalMemoryHostPropertiesEXT host{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
-  VkPhysicalDeviceProperties2 props2{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-  props2.pNext = &host;
-  d.vk.vkGetPhysicalDeviceProperties2(d.physical, &props2);
+  VkPhysicalDeviceProperties2 properties{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &host};
+  d.vk.vkGetPhysicalDeviceProperties2(d.physical, &properties);
   d.importAlignment = std::max<uint64_t>(host.minImportedHostPointerAlignment,
                                          sysconf(_SC_PAGESIZE));
 }
@@ -138,11 +145,7 @@ static Status queryCapabilities(Device &d, FeatureChain &chain, Extensions &ext,
   bool atomicFloat =
       !caps.knownOnlyCore && ext.has(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
   if (atomicFloat) {
-    VkPhysicalDeviceFeatures2 query{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-    query.pNext = &chain.atomicFloat;
-    d.vk.vkGetPhysicalDeviceFeatures2(d.physical, &query);
-    chain.atomicFloat.pNext = nullptr;
+    queryFeatures(d, chain.atomicFloat);
     caps.atomicFloat = chain.atomicFloat;
   }
   VkPhysicalDeviceSubgroupProperties subgroup{
@@ -199,12 +202,9 @@ static Status chooseRobustnessAndAddresses(Device &d, FeatureChain &chain,
                             "' does not offer robustBufferAccess");
     d.stats.robustBufferAccess = 1;
     if (ext.has(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME)) {
-      VkPhysicalDeviceFeatures2 query{
-          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
       VkPhysicalDeviceRobustness2FeaturesEXT available{
           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT};
-      query.pNext = &available;
-      d.vk.vkGetPhysicalDeviceFeatures2(d.physical, &query);
+      queryFeatures(d, available);
       if (available.robustBufferAccess2) {
         d.stats.robustBufferAccess = 2;
         ext.enabled.push_back(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);

@@ -407,6 +407,23 @@ Status Launcher::place(const Kernel *kernel, std::vector<BufferArg> &buffers,
   return Status::success();
 }
 
+/// The elements between `boundAt`, where the kernel's view of `b` starts,
+/// and the memref's aligned pointer (added to its offset in push
+/// constants); an error when a rebasable memref's distance is not whole
+/// elements.
+Status Launcher::shiftTo(const Kernel *kernel, BufferArg &b,
+                         uintptr_t boundAt) {
+  int64_t delta = int64_t(b.aligned) - int64_t(boundAt);
+  if (b.rebasable && delta % int64_t(b.elementBytes) != 0)
+    return KILN_ERROR(InvalidArgument,
+                      "kernel '" + kernel->name + "' argument " +
+                          std::to_string(b.argument) +
+                          ": the memref's aligned pointer is not a multiple "
+                          "of its element size");
+  b.bound.elementShift = delta / int64_t(b.elementBytes);
+  return Status::success();
+}
+
 Status Launcher::bind(const Kernel *kernel, std::vector<BufferArg> &buffers,
                       const std::vector<HostSegment> &segments) const {
   const VkPhysicalDeviceLimits &limits = dev.properties.limits;
@@ -454,15 +471,7 @@ Status Launcher::bind(const Kernel *kernel, std::vector<BufferArg> &buffers,
                 std::to_string(b.argument) +
                 " (bound by device address) starts at an address that is not "
                 "a multiple of its element size");
-      int64_t delta = int64_t(b.aligned) - int64_t(b.lo);
-      if (b.rebasable && delta % int64_t(b.elementBytes) != 0)
-        return KILN_ERROR(
-            InvalidArgument,
-            "kernel '" + kernel->name + "' argument " +
-                std::to_string(b.argument) +
-                ": the memref's aligned pointer is not a multiple of its "
-                "element size");
-      b.bound.elementShift = delta / int64_t(b.elementBytes);
+      KILN_TRY(shiftTo(kernel, b, b.lo));
       continue;
     }
     uint64_t bindOffset = alignDown(b.bound.offset, alignment);
@@ -493,17 +502,8 @@ Status Launcher::bind(const Kernel *kernel, std::vector<BufferArg> &buffers,
                      "by address instead"
                    : "the device has no bufferDeviceAddress to bind it by "
                      "address instead"));
-    if (b.rebasable) {
-      int64_t delta = int64_t(b.aligned) - int64_t(base + bindOffset);
-      if (delta % int64_t(b.elementBytes) != 0)
-        return KILN_ERROR(
-            InvalidArgument,
-            "kernel '" + kernel->name + "' argument at binding " +
-                std::to_string(b.binding) +
-                ": the memref's aligned pointer is not a multiple of its "
-                "element size");
-      b.bound.elementShift = delta / int64_t(b.elementBytes);
-    }
+    if (b.rebasable)
+      KILN_TRY(shiftTo(kernel, b, base + bindOffset));
   }
 
   return Status::success();

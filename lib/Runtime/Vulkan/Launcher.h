@@ -90,6 +90,9 @@ private:
   /// limits.
   Status bind(const Kernel *kernel, std::vector<BufferArg> &buffers,
               const std::vector<HostSegment> &segments) const;
+  /// The elements between `boundAt`, where the kernel's view of `b`
+  /// starts, and the memref's aligned pointer.
+  static Status shiftTo(const Kernel *kernel, BufferArg &b, uintptr_t boundAt);
   /// Addresses and {offset, sizes, strides} into push constants.
   Status writeMetadata(const Kernel *kernel,
                        const std::vector<BufferArg> &buffers,
