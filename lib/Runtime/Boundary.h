@@ -20,6 +20,13 @@
 namespace kiln {
 namespace rt {
 
+class Runtime;
+/// The runtime whose C++ interface a library's mgpu* entry points call
+/// (Common/MGPU.cpp), and the name its errors start with ("kiln-vulkan"):
+/// each runtime library defines both.
+Runtime &boundaryRuntime();
+extern const char *const kBoundaryName;
+
 /// "RUNTIME: MESSAGE" on stderr, after what stdout holds.
 inline void printError(const char *runtime, const Status &error) {
   std::fflush(stdout);

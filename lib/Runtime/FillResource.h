@@ -2,7 +2,7 @@
 //
 // `fillResource{1,2,3}D{Float,Int,Int32,Int16,Int8,Half}(memref, value)`,
 // the helpers that MLIR's Vulkan integration programs declare and call from
-// host code, exported by both runtimes under both names such a call can
+// host code, exported by every runtime under both names such a call can
 // take (docs/abi.md, "External functions"):
 //
 //   _mlir_ciface_fillResource1DFloat(descriptor *, float)  - the callee of a
@@ -12,8 +12,8 @@
 //     float)  - the plain call, as Kiln's pipelines, upstream's
 //     -gpu-lower-to-nvvm-pipeline and convert-func-to-llvm emit it.
 //
-// Included once by each runtime's Runtime.cpp, which then says
-// KILN_DEFINE_FILL_RESOURCE_HELPERS.
+// Included by Common/MGPU.cpp, which every runtime library compiles, and
+// which then says KILN_DEFINE_FILL_RESOURCE_HELPERS.
 //
 //===----------------------------------------------------------------------===//
 

@@ -993,3 +993,58 @@ int main(int argc, char **argv) {
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }
+
+// The mgpu* entry points are written once for every runtime over the C++
+// interface (lib/Runtime/Common/MGPU.cpp); on Vulkan the whole surface is
+// there, and every handle is checked.
+
+TEST_F(VulkanRuntime, EventHandlesAreLookedUp) {
+  REQUIRE_DEVICE();
+  kiln::rt::Runtime &rt = *kilnVulkanRuntime();
+  kiln::rt::Expected<void *> event = rt.createEvent();
+  ASSERT_TRUE(event) << event.error().message();
+  EXPECT_FALSE(rt.recordEvent(*event, nullptr));
+  EXPECT_FALSE(rt.streamWaitEvent(nullptr, *event));
+  EXPECT_FALSE(rt.synchronizeEvent(*event));
+  EXPECT_FALSE(rt.destroyEvent(*event));
+  kiln::rt::Status again = rt.destroyEvent(*event);
+  ASSERT_TRUE(again);
+  EXPECT_NE(again.message().find("mgpuEventDestroy of an event that "
+                                 "mgpuEventCreate did not return"),
+            std::string::npos)
+      << again.message();
+  int notAnEvent = 0;
+  EXPECT_TRUE(rt.synchronizeEvent(&notAnEvent));
+  EXPECT_TRUE(rt.recordEvent(nullptr, nullptr));
+  EXPECT_EXIT(mgpuEventDestroy(&notAnEvent), ::testing::ExitedWithCode(1),
+              "kiln-vulkan: mgpuEventDestroy of an event that "
+              "mgpuEventCreate did not return");
+  EXPECT_EXIT(mgpuStreamWaitEvent(nullptr, &notAnEvent),
+              ::testing::ExitedWithCode(1),
+              "kiln-vulkan: mgpuStreamWaitEvent of an event");
+}
+
+TEST_F(VulkanRuntime, CUDAOnlyEntryPointsAreErrorsAndHostRegisterIsAccepted) {
+  REQUIRE_DEVICE();
+  std::vector<float> host(16);
+  // Host memory is imported or staged at each launch: nothing to pin.
+  mgpuMemHostRegister(host.data(), host.size() * sizeof(float));
+  mgpuMemHostUnregister(host.data());
+  EXPECT_EXIT(mgpuLaunchClusterKernel(nullptr, 2, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+                                      nullptr, nullptr, nullptr, 0),
+              ::testing::ExitedWithCode(1),
+              "kiln-vulkan: mgpuLaunchClusterKernel: thread-block clusters "
+              "are CUDA's; the vulkan runtime has none");
+  EXPECT_EXIT(mgpuModuleLoadJIT(host.data(), 2), ::testing::ExitedWithCode(1),
+              "kiln-vulkan: mgpuModuleLoadJIT: vulkan modules are binaries");
+  std::vector<uint8_t> bytes = stridedModule();
+  void *extra[1] = {nullptr};
+  EXPECT_EXIT(
+      {
+        void *fn = mgpuModuleGetFunction(
+            mgpuModuleLoad(bytes.data(), bytes.size()), "main");
+        mgpuLaunchKernel(fn, 1, 1, 1, 64, 1, 1, 0, nullptr, nullptr, extra, 0);
+      },
+      ::testing::ExitedWithCode(1),
+      "mgpuLaunchKernel with extra launch options");
+}

@@ -31,79 +31,34 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kiln/Runtime/MGPU.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define KILN_CUDA_EXPORT __attribute__((visibility("default")))
+//===-- Upstream's mgpu* ABI: kiln/Runtime/MGPU.h ------------------------===//
 
-//===-- Upstream's mgpu* ABI ----------------------------------------------===//
-
-/// `data` holds a cubin, a fatbin or PTX text (`gpuBlobSize` bytes, PTX need
-/// not be NUL-terminated). A PTX module that fails to compile is reported
-/// with the driver's JIT log.
-KILN_CUDA_EXPORT void *mgpuModuleLoad(const void *data, size_t gpuBlobSize);
-/// NUL-terminated PTX, compiled by the driver at `optLevel` (0 to 4).
-KILN_CUDA_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel);
-KILN_CUDA_EXPORT void mgpuModuleUnload(void *module);
-KILN_CUDA_EXPORT void *mgpuModuleGetFunction(void *module, const char *name);
-KILN_CUDA_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
-                                       intptr_t gridY, intptr_t gridZ,
-                                       intptr_t blockX, intptr_t blockY,
-                                       intptr_t blockZ, int32_t smem,
-                                       void *stream, void **params,
-                                       void **extra, size_t paramsCount);
-KILN_CUDA_EXPORT void
-mgpuLaunchClusterKernel(void *function, intptr_t clusterX, intptr_t clusterY,
-                        intptr_t clusterZ, intptr_t gridX, intptr_t gridY,
-                        intptr_t gridZ, intptr_t blockX, intptr_t blockY,
-                        intptr_t blockZ, int32_t smem, void *stream,
-                        void **params, void **extra, size_t paramsCount);
-KILN_CUDA_EXPORT void *mgpuStreamCreate(void);
-KILN_CUDA_EXPORT void mgpuStreamDestroy(void *stream);
-KILN_CUDA_EXPORT void mgpuStreamSynchronize(void *stream);
-KILN_CUDA_EXPORT void mgpuStreamWaitEvent(void *stream, void *event);
-KILN_CUDA_EXPORT void *mgpuEventCreate(void);
-KILN_CUDA_EXPORT void mgpuEventDestroy(void *event);
-KILN_CUDA_EXPORT void mgpuEventSynchronize(void *event);
-KILN_CUDA_EXPORT void mgpuEventRecord(void *event, void *stream);
-/// Device memory, or managed memory visible to host and device when
-/// `isHostShared`. Zero bytes give a null pointer.
-KILN_CUDA_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
-                                    bool isHostShared);
-KILN_CUDA_EXPORT void mgpuMemFree(void *ptr, void *stream);
-KILN_CUDA_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
-                                 void *stream);
-KILN_CUDA_EXPORT void mgpuMemset32(void *dst, uint32_t value, size_t count,
-                                   void *stream);
-KILN_CUDA_EXPORT void mgpuMemset16(void *dst, unsigned short value,
-                                   size_t count, void *stream);
-/// Registrations are counted per page: registering memory that is already
-/// registered (wholly or in part) is fine, and pages stay registered until
-/// every registration that covers them is undone. Device and managed
-/// memory are left alone.
-KILN_CUDA_EXPORT void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes);
-KILN_CUDA_EXPORT void mgpuMemHostUnregister(void *ptr);
-/// `descriptor` points at a ranked memref descriptor of rank `rank`; the
-/// bytes its sizes and strides can reach are (un)registered, whatever the
-/// layout.
-KILN_CUDA_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
-                                                int64_t elementSizeBytes);
-KILN_CUDA_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank,
-                                                  void *descriptor,
-                                                  int64_t elementSizeBytes);
-/// Later calls use this device's primary context, also after the first use.
-KILN_CUDA_EXPORT void mgpuSetDefaultDevice(int32_t device);
+// On CUDA: mgpuModuleLoad takes a cubin, a fatbin or PTX text (PTX need not
+// be NUL-terminated; one that fails to compile is reported with the
+// driver's JIT log); mgpuModuleLoadJIT NUL-terminated PTX, compiled at
+// `optLevel` (0 to 4). mgpuMemAlloc gives device memory, or managed memory
+// when `isHostShared`; zero bytes give a null pointer. Host registrations
+// are counted per page: registering memory already registered (wholly or in
+// part) is fine, and pages stay registered until every registration that
+// covers them is undone; device and managed memory are left alone.
+// mgpuSetDefaultDevice switches later calls to that device's primary
+// context, also after the first use.
 
 //===-- Kiln's own entry points -------------------------------------------===//
 
 /// Prints the driver version and every CUDA device (index, name, chip,
 /// memory, multiprocessors, limits) to stdout. Returns 0, or non-zero after
 /// printing why no device could be listed.
-KILN_CUDA_EXPORT int kilnCudaListDevices(void);
+KILN_RT_EXPORT int kilnCudaListDevices(void);
 /// "sm_XY" of the device the runtime would use; null (after a message on
 /// stderr) when there is none. The string lives until the process ends.
-KILN_CUDA_EXPORT const char *kilnCudaDeviceChip(void);
+KILN_RT_EXPORT const char *kilnCudaDeviceChip(void);
 
 /// What benchmarks and tools report about the device the runtime uses.
 typedef struct KilnCudaDeviceInfo {
@@ -119,7 +74,7 @@ typedef struct KilnCudaDeviceInfo {
 /// Fills `info` for the device the runtime uses (KILN_CUDA_DEVICE or the
 /// default device). Returns 0, or non-zero after printing why (no driver or
 /// no device).
-KILN_CUDA_EXPORT int kilnCudaGetDeviceInfo(KilnCudaDeviceInfo *info);
+KILN_RT_EXPORT int kilnCudaGetDeviceInfo(KilnCudaDeviceInfo *info);
 
 #ifndef KILN_TIMING_CALLBACK_DEFINED
 #define KILN_TIMING_CALLBACK_DEFINED
@@ -131,19 +86,19 @@ typedef void (*KilnTimingCallback)(void *user, const char *kernel,
 #endif
 /// Times every later launch with CUDA events (each launch then waits for
 /// its kernel) and reports it to `callback`; null turns this off again.
-KILN_CUDA_EXPORT void kilnCudaSetTimingCallback(KilnTimingCallback callback,
-                                                void *user);
+KILN_RT_EXPORT void kilnCudaSetTimingCallback(KilnTimingCallback callback,
+                                              void *user);
 /// Runs `work` with the runtime's context current, handing it a fresh
 /// stream, and returns the GPU microseconds between events recorded on that
 /// stream before and after it (after waiting for them). For timing work
 /// other libraries enqueue (cuBLAS) on the runtime's device. The runtime
 /// is locked meanwhile: `work` must not call it.
-KILN_CUDA_EXPORT double kilnCudaTimed(void (*work)(void *user, void *stream),
-                                      void *user);
+KILN_RT_EXPORT double kilnCudaTimed(void (*work)(void *user, void *stream),
+                                    void *user);
 /// cuMemcpyDtoDAsync between two device allocations, timed as kilnCudaTimed
 /// does: the device-copy bandwidth reference of kiln-bench.
-KILN_CUDA_EXPORT double kilnCudaDeviceCopy(void *dst, const void *src,
-                                           size_t sizeBytes);
+KILN_RT_EXPORT double kilnCudaDeviceCopy(void *dst, const void *src,
+                                         size_t sizeBytes);
 
 /// Counters, for tests and benchmarks.
 typedef struct KilnCudaStats {
@@ -156,7 +111,7 @@ typedef struct KilnCudaStats {
   /// Page ranges registered now.
   uint64_t registeredRanges;
 } KilnCudaStats;
-KILN_CUDA_EXPORT void kilnCudaGetStats(KilnCudaStats *stats);
+KILN_RT_EXPORT void kilnCudaGetStats(KilnCudaStats *stats);
 
 #ifdef __cplusplus
 }
@@ -168,7 +123,7 @@ class Runtime;
 } // namespace kiln
 /// The CUDA runtime's C++ interface, whose calls return errors instead of
 /// exiting (kiln/Runtime/Runtime.h). It lives until the process ends.
-extern "C" KILN_CUDA_EXPORT kiln::rt::Runtime *kilnCudaRuntime(void);
+extern "C" KILN_RT_EXPORT kiln::rt::Runtime *kilnCudaRuntime(void);
 #endif
 
 #endif // KILN_RUNTIME_CUDARUNTIME_H

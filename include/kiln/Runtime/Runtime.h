@@ -1,12 +1,14 @@
 //===- Runtime.h - Kiln's runtimes for embedding, with errors ---*- C++ -*-===//
 //
-// The C++ interface of both runtimes, for programs that embed one and want
+// The C++ interface of the runtimes, for programs that embed one and want
 // its errors back: every call returns a Status or an Expected<T>
 // (kiln/Runtime/Status.h) and nothing here prints or exits. It drives the
 // same process-wide state as the mgpu* entry points (modules, kernels,
 // streams and allocations are interchangeable between the two), which are
 // thin wrappers that report an error and exit, because upstream's ABI has no
-// error returns.
+// error returns. The interface covers the whole mgpu* surface (MGPU.h), and
+// the entry points are defined once over it for every runtime
+// (lib/Runtime/Common/MGPU.cpp).
 //
 //   kiln::rt::Runtime &vk = *kilnVulkanRuntime();
 //   auto module = vk.loadModule(blob, size);
@@ -20,9 +22,10 @@
 // work: the Vulkan runtime fails every later call with it and releases
 // nothing at exit; the CUDA runtime goes on (later waits on that work time
 // out again).
-// The accessors, kilnVulkanRuntime() and kilnCudaRuntime(), are declared in
-// VulkanRuntime.h and CUDARuntime.h and are plain C symbols, so a program
-// may also find them with dlsym.
+// The accessors, kilnVulkanRuntime(), kilnCudaRuntime() and
+// kilnSpirvCpuRuntime(), are declared in VulkanRuntime.h, CUDARuntime.h and
+// SPIRVCPURuntime.h and are plain C symbols, so a program may also find
+// them with dlsym.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,7 +58,7 @@ class Runtime {
 public:
   virtual ~Runtime() = default;
 
-  /// "vulkan" or "cuda".
+  /// "vulkan", "cuda" or "spirv-cpu".
   virtual const char *backend() const = 0;
 
   /// Opens the driver and creates the device, as the first call that needs
@@ -72,17 +75,58 @@ public:
   /// PTX), as mgpuModuleLoad takes it.
   virtual Expected<void *> loadModule(const void *data, size_t size) = 0;
   virtual Status unloadModule(void *module) = 0;
+  /// mgpuModuleLoadJIT: PTX text JIT-compiled at `optLevel` (CUDA). The
+  /// other runtimes take binaries only and refuse it.
+  virtual Expected<void *> loadModuleJIT(void *data, int optLevel) {
+    return KILN_ERROR(InvalidArgument,
+                      std::string("mgpuModuleLoadJIT: ") + backend() +
+                          " modules are binaries; load them with "
+                          "mgpuModuleLoad");
+  }
   virtual Expected<void *> getFunction(void *module, const char *name) = 0;
   /// `params[i]` points at the i-th kernel argument value, as for
   /// mgpuLaunchKernel; `stream` null is the default stream.
   virtual Status launch(void *function, Dim3 grid, Dim3 block,
                         int32_t sharedMemoryBytes, void *stream, void **params,
                         size_t paramsCount) = 0;
+  /// mgpuLaunchKernel and mgpuLaunchClusterKernel as they come: `cluster`
+  /// (null: none) and `extra` (cuLaunchKernel's extra options, null from
+  /// MLIR's lowering) are CUDA's; the other runtimes refuse either.
+  virtual Status launchFull(void *function, Dim3 grid, Dim3 block,
+                            const Dim3 *cluster, int32_t sharedMemoryBytes,
+                            void *stream, void **params, size_t paramsCount,
+                            void **extra) {
+    if (cluster)
+      return KILN_ERROR(Unsupported,
+                        std::string("mgpuLaunchClusterKernel: thread-block "
+                                    "clusters are CUDA's; the ") +
+                            backend() + " runtime has none");
+    if (extra)
+      return KILN_ERROR(InvalidArgument,
+                        std::string("mgpuLaunchKernel with extra launch "
+                                    "options (cuLaunchKernel's `extra`), "
+                                    "which the ") +
+                            backend() + " runtime does not take");
+    return launch(function, grid, block, sharedMemoryBytes, stream, params,
+                  paramsCount);
+  }
 
   virtual Expected<void *> createStream() = 0;
   virtual Status destroyStream(void *stream) = 0;
   /// Waits for everything submitted to `stream` (null: the default one).
   virtual Status synchronize(void *stream) = 0;
+
+  /// Events: handles that createEvent returned and destroyEvent did not
+  /// destroy; any other is an error.
+  virtual Expected<void *> createEvent() = 0;
+  virtual Status destroyEvent(void *event) = 0;
+  /// Marks the point in `stream` (null: the default one) that `event`
+  /// completes at.
+  virtual Status recordEvent(void *event, void *stream) = 0;
+  /// Waits until `event` completed.
+  virtual Status synchronizeEvent(void *event) = 0;
+  /// Orders later work on `stream` after `event`.
+  virtual Status streamWaitEvent(void *stream, void *event) = 0;
 
   /// Device memory (visible to the host too when `hostShared`).
   virtual Expected<void *> allocate(uint64_t bytes, bool hostShared) = 0;
@@ -90,9 +134,34 @@ public:
   /// Copies between host memory and allocations, either way.
   virtual Status copy(void *dst, const void *src, size_t bytes,
                       void *stream) = 0;
+  /// Stores `count` copies of the low `patternBytes` (2 or 4) bytes of
+  /// `pattern` at `dst` (mgpuMemset16 and mgpuMemset32).
+  virtual Status fill(void *dst, uint32_t pattern, unsigned patternBytes,
+                      size_t count, void *stream) = 0;
   /// Stores `value` in `count` 32-bit words at `dst`.
-  virtual Status fill32(void *dst, uint32_t value, size_t count,
-                        void *stream) = 0;
+  Status fill32(void *dst, uint32_t value, size_t count, void *stream) {
+    return fill(dst, value, 4, count, stream);
+  }
+
+  /// mgpuMemHostRegister and the rest: pins host memory the device reads
+  /// directly (CUDA). Vulkan and spirv-cpu import or stage host memory at
+  /// each launch, so there they accept and do nothing.
+  virtual Status hostRegister(void *pointer, uint64_t bytes) {
+    return Status::success();
+  }
+  virtual Status hostUnregister(void *pointer) { return Status::success(); }
+  virtual Status hostRegisterMemRef(int64_t rank, void *descriptor,
+                                    int64_t elementBytes) {
+    return Status::success();
+  }
+  virtual Status hostUnregisterMemRef(int64_t rank, void *descriptor,
+                                      int64_t elementBytes) {
+    return Status::success();
+  }
+
+  /// mgpuSetDefaultDevice: the device (in the runtime's order) that the
+  /// process uses.
+  virtual Status setDefaultDevice(int32_t device) = 0;
 
   /// Reports the GPU time of every later launch to `callback` (null: off).
   virtual Status setTimingCallback(KilnTimingCallback callback, void *user) = 0;

@@ -24,6 +24,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "kiln/Runtime/MGPU.h"
 #ifndef __cplusplus
 #include <stdbool.h>
 #endif
@@ -32,55 +34,13 @@
 extern "C" {
 #endif
 
-#ifndef KILN_RT_EXPORT
-#define KILN_RT_EXPORT __attribute__((visibility("default")))
-#endif
+//===-- Upstream's mgpu* ABI: kiln/Runtime/MGPU.h ------------------------===//
 
-//===-- Upstream's mgpu* ABI ----------------------------------------------===//
-
-/// `data` holds a Kiln container whose kernels were compiled for the CPU and
-/// registered (__kiln_spirv_cpu_register) under the hash of its SPIR-V.
-KILN_RT_EXPORT void *mgpuModuleLoad(const void *data, size_t gpuBlobSize);
-KILN_RT_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel);
-KILN_RT_EXPORT void mgpuModuleUnload(void *module);
-KILN_RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name);
-/// `params[i]` points at the i-th kernel argument value; each memref argument
-/// is (allocated, aligned, offset, sizes[N], strides[N]). Runs the whole grid
-/// before it returns.
-KILN_RT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
-                                     intptr_t gridY, intptr_t gridZ,
-                                     intptr_t blockX, intptr_t blockY,
-                                     intptr_t blockZ, int32_t smem,
-                                     void *stream, void **params, void **extra,
-                                     size_t paramsCount);
-KILN_RT_EXPORT void *mgpuStreamCreate(void);
-KILN_RT_EXPORT void mgpuStreamDestroy(void *stream);
-KILN_RT_EXPORT void mgpuStreamSynchronize(void *stream);
-KILN_RT_EXPORT void mgpuStreamWaitEvent(void *stream, void *event);
-KILN_RT_EXPORT void *mgpuEventCreate(void);
-KILN_RT_EXPORT void mgpuEventDestroy(void *event);
-KILN_RT_EXPORT void mgpuEventSynchronize(void *event);
-KILN_RT_EXPORT void mgpuEventRecord(void *event, void *stream);
-/// Host memory, 64-byte aligned; mgpuMemFree of any other pointer is an
-/// error.
-KILN_RT_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
-                                  bool isHostShared);
-KILN_RT_EXPORT void mgpuMemFree(void *ptr, void *stream);
-KILN_RT_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
-                               void *stream);
-KILN_RT_EXPORT void mgpuMemset32(void *dst, uint32_t value, size_t count,
-                                 void *stream);
-KILN_RT_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
-                                 void *stream);
-/// Device 0, the host CPU, is the only one.
-KILN_RT_EXPORT void mgpuSetDefaultDevice(int32_t device);
-/// Host memory needs no registration: no-ops.
-KILN_RT_EXPORT void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes);
-KILN_RT_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
-                                              int64_t elementSizeBytes);
-KILN_RT_EXPORT void mgpuMemHostUnregister(void *ptr);
-KILN_RT_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
-                                                int64_t elementSizeBytes);
+// On spirv-cpu: mgpuModuleLoad takes a Kiln container whose kernels were
+// compiled for the CPU and registered (__kiln_spirv_cpu_register) under the
+// hash of its SPIR-V; mgpuLaunchKernel runs the whole grid before it
+// returns; mgpuMemAlloc gives host memory, 64-byte aligned. Device 0, the
+// host CPU, is the only one.
 
 //===-- Kiln's own entry points -------------------------------------------===//
 

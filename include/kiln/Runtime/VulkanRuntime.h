@@ -26,6 +26,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "kiln/Runtime/MGPU.h"
 #ifndef __cplusplus
 #include <stdbool.h>
 #endif
@@ -34,46 +36,14 @@
 extern "C" {
 #endif
 
-#define KILN_RT_EXPORT __attribute__((visibility("default")))
+//===-- Upstream's mgpu* ABI: kiln/Runtime/MGPU.h ------------------------===//
 
-//===-- Upstream's mgpu* ABI ----------------------------------------------===//
-
-/// `data` holds a Kiln container (kiln-spirv) or a raw SPIR-V module. Raw
-/// SPIR-V kernels take upstream's {pointer, size in bytes} argument pairs, one
-/// storage buffer at (set 0, binding i) per pair.
-KILN_RT_EXPORT void *mgpuModuleLoad(const void *data, size_t gpuBlobSize);
-KILN_RT_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel);
-KILN_RT_EXPORT void mgpuModuleUnload(void *module);
-KILN_RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name);
-/// `params[i]` points at the i-th kernel argument value; each memref argument
-/// of a Kiln kernel is (allocated, aligned, offset, sizes[N], strides[N]).
-KILN_RT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
-                                     intptr_t gridY, intptr_t gridZ,
-                                     intptr_t blockX, intptr_t blockY,
-                                     intptr_t blockZ, int32_t smem,
-                                     void *stream, void **params, void **extra,
-                                     size_t paramsCount);
-KILN_RT_EXPORT void *mgpuStreamCreate(void);
-KILN_RT_EXPORT void mgpuStreamDestroy(void *stream);
-KILN_RT_EXPORT void mgpuStreamSynchronize(void *stream);
-KILN_RT_EXPORT void mgpuStreamWaitEvent(void *stream, void *event);
-KILN_RT_EXPORT void *mgpuEventCreate(void);
-KILN_RT_EXPORT void mgpuEventDestroy(void *event);
-KILN_RT_EXPORT void mgpuEventSynchronize(void *event);
-KILN_RT_EXPORT void mgpuEventRecord(void *event, void *stream);
-/// Device-local memory. The returned address is reserved in the host's
-/// address space (never accessible from the host) so that pointer arithmetic
-/// on it stays unique; gpu.memcpy moves data in and out.
-KILN_RT_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
-                                  bool isHostShared);
-KILN_RT_EXPORT void mgpuMemFree(void *ptr, void *stream);
-KILN_RT_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
-                               void *stream);
-KILN_RT_EXPORT void mgpuMemset32(void *dst, uint32_t value, size_t count,
-                                 void *stream);
-KILN_RT_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
-                                 void *stream);
-KILN_RT_EXPORT void mgpuSetDefaultDevice(int32_t device);
+// On Vulkan: mgpuModuleLoad takes a Kiln container (kiln-spirv) or a raw
+// SPIR-V module; raw SPIR-V kernels take upstream's {pointer, size in bytes}
+// argument pairs, one storage buffer at (set 0, binding i) per pair.
+// mgpuMemAlloc gives device-local memory at an address reserved in the
+// host's address space (never accessible from the host), so that pointer
+// arithmetic on it stays unique; gpu.memcpy moves data in and out.
 
 //===-- Kiln's own entry points -------------------------------------------===//
 

@@ -19,7 +19,6 @@
 #include "../Boundary.h"
 #include "../DeviceChoice.h"
 #include "../EnvFlag.h"
-#include "../FillResource.h"
 #include "../Format.h"
 #include "../Timeout.h"
 #include "Driver.h"
@@ -1019,6 +1018,10 @@ public:
     return s.runtime.loadModule(data, size, optLevel);
   }
 
+  Expected<void *> loadModuleJIT(void *data, int optLevel) override {
+    return loadModuleAt(data, 0, optLevel);
+  }
+
   Status unloadModule(void *module) override {
     Scoped s;
     KILN_TRY(s.enter());
@@ -1044,6 +1047,22 @@ public:
     return launchKernel(function, gridSize, blockSize, nullptr,
                         sharedMemoryBytes, stream, params, paramsCount,
                         nullptr);
+  }
+
+  Status launchFull(void *function, Dim3 grid, Dim3 block, const Dim3 *cluster,
+                    int32_t sharedMemoryBytes, void *stream, void **params,
+                    size_t paramsCount, void **extra) override {
+    intptr_t gridSize[3] = {grid.x, grid.y, grid.z};
+    intptr_t blockSize[3] = {block.x, block.y, block.z};
+    intptr_t clusterSize[3] = {1, 1, 1};
+    if (cluster) {
+      clusterSize[0] = cluster->x;
+      clusterSize[1] = cluster->y;
+      clusterSize[2] = cluster->z;
+    }
+    return launchKernel(function, gridSize, blockSize,
+                        cluster ? clusterSize : nullptr, sharedMemoryBytes,
+                        stream, params, paramsCount, extra);
   }
 
   /// mgpuLaunchKernel, or mgpuLaunchClusterKernel when `cluster` is set.
@@ -1110,7 +1129,7 @@ public:
                              "cuStreamSynchronize", s.runtime.workOn(cuStream));
   }
 
-  Status streamWaitEvent(void *stream, void *event) {
+  Status streamWaitEvent(void *stream, void *event) override {
     Scoped s;
     KILN_TRY(s.enter());
     return s.runtime.check(
@@ -1119,7 +1138,7 @@ public:
         "cuStreamWaitEvent");
   }
 
-  Expected<void *> createEvent() {
+  Expected<void *> createEvent() override {
     Scoped s;
     KILN_TRY(s.enter());
     CUevent event = nullptr;
@@ -1129,14 +1148,14 @@ public:
     return event;
   }
 
-  Status destroyEvent(void *event) {
+  Status destroyEvent(void *event) override {
     Scoped s;
     KILN_TRY(s.enter());
     return s.runtime.check(s.drv().cuEventDestroy(static_cast<CUevent>(event)),
                            "cuEventDestroy");
   }
 
-  Status synchronizeEvent(void *event) {
+  Status synchronizeEvent(void *event) override {
     Scoped s;
     KILN_TRY(s.enter());
     auto cuEvent = static_cast<CUevent>(event);
@@ -1146,7 +1165,7 @@ public:
                              "cuEventSynchronize", "the work before an event");
   }
 
-  Status recordEvent(void *event, void *stream) {
+  Status recordEvent(void *event, void *stream) override {
     Scoped s;
     KILN_TRY(s.enter());
     return s.runtime.check(s.drv().cuEventRecord(static_cast<CUevent>(event),
@@ -1185,15 +1204,10 @@ public:
         "cuMemcpyAsync", std::to_string(bytes) + " bytes");
   }
 
-  Status fill32(void *dst, uint32_t value, size_t count,
-                void *stream) override {
-    return fill(dst, value, 4, count, stream);
-  }
-
   /// cuMemsetD32Async or cuMemsetD16Async of `count` words of
   /// `patternBytes` bytes.
   Status fill(void *dst, uint32_t value, unsigned patternBytes, size_t count,
-              void *stream) {
+              void *stream) override {
     if (count == 0)
       return Status::success();
     Scoped s;
@@ -1211,7 +1225,7 @@ public:
         "cuMemsetD32Async");
   }
 
-  Status hostRegister(void *ptr, uint64_t bytes) {
+  Status hostRegister(void *ptr, uint64_t bytes) override {
     Scoped s;
     KILN_TRY(s.enter());
     uintptr_t begin = reinterpret_cast<uintptr_t>(ptr);
@@ -1220,7 +1234,7 @@ public:
     return Status::success();
   }
 
-  Status hostUnregister(void *ptr) {
+  Status hostUnregister(void *ptr) override {
     Scoped s;
     KILN_TRY(s.enter());
     auto it = s.runtime.rawRanges.find(ptr);
@@ -1238,7 +1252,7 @@ public:
   }
 
   Status hostRegisterMemRef(int64_t rank, void *descriptor,
-                            int64_t elementSizeBytes) {
+                            int64_t elementSizeBytes) override {
     Scoped s;
     KILN_TRY(s.enter());
     KILN_ASSIGN_OR_RETURN(auto range,
@@ -1247,7 +1261,7 @@ public:
   }
 
   Status hostUnregisterMemRef(int64_t rank, void *descriptor,
-                              int64_t elementSizeBytes) {
+                              int64_t elementSizeBytes) override {
     Scoped s;
     KILN_TRY(s.enter());
     KILN_ASSIGN_OR_RETURN(auto range,
@@ -1255,7 +1269,7 @@ public:
     return s.runtime.unregisterRange(range.first, range.second);
   }
 
-  Status setDefaultDevice(int32_t device) {
+  Status setDefaultDevice(int32_t device) override {
     ::Runtime &runtime = ::Runtime::get();
     std::lock_guard<std::mutex> lock(runtime.mutex);
     return runtime.setDevice(device);
@@ -1318,107 +1332,12 @@ CUDARuntime &cuda() { return CUDARuntime::get(); }
 
 } // namespace
 
+kiln::rt::Runtime &kiln::rt::boundaryRuntime() { return cuda(); }
+const char *const kiln::rt::kBoundaryName = "kiln-cuda";
+
 extern "C" {
 
 kiln::rt::Runtime *kilnCudaRuntime() { return &cuda(); }
-
-void *mgpuModuleLoad(const void *data, size_t gpuBlobSize) {
-  return orExit(cuda().loadModuleAt(data, gpuBlobSize, /*optLevel=*/-1));
-}
-
-void *mgpuModuleLoadJIT(void *data, int optLevel) {
-  return orExit(cuda().loadModuleAt(data, 0, optLevel));
-}
-
-void mgpuModuleUnload(void *module) { orExit(cuda().unloadModule(module)); }
-
-void *mgpuModuleGetFunction(void *module, const char *name) {
-  return orExit(cuda().getFunction(module, name));
-}
-
-void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
-                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
-                      intptr_t blockZ, int32_t smem, void *stream,
-                      void **params, void **extra, size_t paramsCount) {
-  intptr_t grid[3] = {gridX, gridY, gridZ};
-  intptr_t block[3] = {blockX, blockY, blockZ};
-  orExit(cuda().launchKernel(function, grid, block, nullptr, smem, stream,
-                             params, paramsCount, extra));
-}
-
-void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
-                             intptr_t clusterY, intptr_t clusterZ,
-                             intptr_t gridX, intptr_t gridY, intptr_t gridZ,
-                             intptr_t blockX, intptr_t blockY, intptr_t blockZ,
-                             int32_t smem, void *stream, void **params,
-                             void **extra, size_t paramsCount) {
-  intptr_t cluster[3] = {clusterX, clusterY, clusterZ};
-  intptr_t grid[3] = {gridX, gridY, gridZ};
-  intptr_t block[3] = {blockX, blockY, blockZ};
-  orExit(cuda().launchKernel(function, grid, block, cluster, smem, stream,
-                             params, paramsCount, extra));
-}
-
-void *mgpuStreamCreate() { return orExit(cuda().createStream()); }
-
-void mgpuStreamDestroy(void *stream) { orExit(cuda().destroyStream(stream)); }
-
-void mgpuStreamSynchronize(void *stream) { orExit(cuda().synchronize(stream)); }
-
-void mgpuStreamWaitEvent(void *stream, void *event) {
-  orExit(cuda().streamWaitEvent(stream, event));
-}
-
-void *mgpuEventCreate() { return orExit(cuda().createEvent()); }
-
-void mgpuEventDestroy(void *event) { orExit(cuda().destroyEvent(event)); }
-
-void mgpuEventSynchronize(void *event) {
-  orExit(cuda().synchronizeEvent(event));
-}
-
-void mgpuEventRecord(void *event, void *stream) {
-  orExit(cuda().recordEvent(event, stream));
-}
-
-void *mgpuMemAlloc(uint64_t sizeBytes, void *, bool isHostShared) {
-  return orExit(cuda().allocate(sizeBytes, isHostShared));
-}
-
-void mgpuMemFree(void *ptr, void *) { orExit(cuda().free(ptr)); }
-
-void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
-  orExit(cuda().copy(dst, src, sizeBytes, stream));
-}
-
-void mgpuMemset32(void *dst, uint32_t value, size_t count, void *stream) {
-  orExit(cuda().fill32(dst, value, count, stream));
-}
-
-void mgpuMemset16(void *dst, unsigned short value, size_t count,
-                  void *stream) {
-  orExit(cuda().fill(dst, value, 2, count, stream));
-}
-
-void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
-  orExit(cuda().hostRegister(ptr, sizeBytes));
-}
-
-void mgpuMemHostUnregister(void *ptr) { orExit(cuda().hostUnregister(ptr)); }
-
-void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
-                               int64_t elementSizeBytes) {
-  orExit(cuda().hostRegisterMemRef(rank, descriptor, elementSizeBytes));
-}
-
-void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
-                                 int64_t elementSizeBytes) {
-  orExit(cuda().hostUnregisterMemRef(rank, descriptor, elementSizeBytes));
-}
-
-void mgpuSetDefaultDevice(int32_t device) {
-  orExit(cuda().setDefaultDevice(device));
-}
 
 int kilnCudaListDevices() {
   int count = 0;
@@ -1471,8 +1390,3 @@ double kilnCudaDeviceCopy(void *dst, const void *src, size_t sizeBytes) {
 void kilnCudaGetStats(KilnCudaStats *stats) { *stats = cuda().stats(); }
 
 } // extern "C"
-
-// Upstream's fill helpers, so that programs written for mlir-runner's Vulkan
-// path also run on CUDA (host memory, registered around launches as any
-// other host memref).
-KILN_DEFINE_FILL_RESOURCE_HELPERS(KILN_CUDA_EXPORT)

@@ -12,7 +12,6 @@
 #include "kiln/Runtime/Runtime.h"
 #include "../Boundary.h"
 #include "../EnvFlag.h"
-#include "../FillResource.h"
 #include "../Format.h"
 #include "../KernelArgs.h"
 #include "../Ranges.h"
@@ -355,7 +354,7 @@ public:
     return Status::success();
   }
 
-  Expected<void *> createEvent() {
+  Expected<void *> createEvent() override {
     std::lock_guard<std::mutex> lock(mutex);
     auto *event = new Event();
     events.insert(event);
@@ -374,6 +373,23 @@ public:
       delete static_cast<Event *>(event);
     }
     return Status::success();
+  }
+
+  // Launches complete before they return: events and waits order nothing,
+  // but their handles are checked.
+  Status destroyEvent(void *event) override {
+    return checkEvent(event, "mgpuEventDestroy", /*destroy=*/true);
+  }
+  Status recordEvent(void *event, void *stream) override {
+    KILN_TRY(checkEvent(event, "mgpuEventRecord"));
+    return checkStream(stream, "mgpuEventRecord");
+  }
+  Status synchronizeEvent(void *event) override {
+    return checkEvent(event, "mgpuEventSynchronize");
+  }
+  Status streamWaitEvent(void *stream, void *event) override {
+    KILN_TRY(checkStream(stream, "mgpuStreamWaitEvent"));
+    return checkEvent(event, "mgpuStreamWaitEvent");
   }
 
   Expected<void *> allocate(uint64_t bytes, bool) override {
@@ -455,11 +471,9 @@ public:
                           "-byte allocation (gpu.alloc) it does not start in");
   }
 
-  Status fill32(void *dst, uint32_t value, size_t count, void *) override {
-    return fill(dst, value, 4, count);
-  }
-
-  Status fill(void *dst, uint32_t value, unsigned patternBytes, size_t count) {
+  Status fill(void *dst, uint32_t value, unsigned patternBytes, size_t count,
+              void *stream) override {
+    KILN_TRY(checkStream(stream, "mgpuMemset"));
     if (count == 0)
       return Status::success();
     if (!dst)
@@ -495,7 +509,7 @@ public:
         .count();
   }
 
-  Status setDefaultDevice(int32_t device) {
+  Status setDefaultDevice(int32_t device) override {
     if (device != 0)
       return KILN_ERROR(InvalidArgument,
                         "mgpuSetDefaultDevice(" + std::to_string(device) +
@@ -793,6 +807,9 @@ SPIRVCPURuntime &runtime() {
 constexpr rt::ExitOnError orExit{"kiln-spirv-cpu"};
 } // namespace
 
+rt::Runtime &rt::boundaryRuntime() { return runtime(); }
+const char *const rt::kBoundaryName = "kiln-spirv-cpu";
+
 extern "C" {
 
 KILN_RT_EXPORT void __kiln_spirv_cpu_register(uint64_t spirvHash,
@@ -809,89 +826,6 @@ KILN_RT_EXPORT void __kiln_spirv_cpu_register(uint64_t spirvHash,
 }
 
 rt::Runtime *kilnSpirvCpuRuntime() { return &runtime(); }
-
-void *mgpuModuleLoad(const void *data, size_t gpuBlobSize) {
-  return orExit(runtime().loadModule(data, gpuBlobSize));
-}
-
-void *mgpuModuleLoadJIT(void *, int) {
-  rt::exitWith("kiln-spirv-cpu",
-               KILN_ERROR(InvalidArgument,
-                          "mgpuModuleLoadJIT: spirv-cpu modules are Kiln "
-                          "containers; load them with mgpuModuleLoad"));
-}
-
-void mgpuModuleUnload(void *module) { orExit(runtime().unloadModule(module)); }
-
-void *mgpuModuleGetFunction(void *module, const char *name) {
-  return orExit(runtime().getFunction(module, name));
-}
-
-void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
-                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
-                      intptr_t blockZ, int32_t smem, void *stream,
-                      void **params, void **, size_t paramsCount) {
-  orExit(runtime().launch(function, {gridX, gridY, gridZ},
-                          {blockX, blockY, blockZ}, smem, stream, params,
-                          paramsCount));
-}
-
-void *mgpuStreamCreate() { return orExit(runtime().createStream()); }
-
-void mgpuStreamDestroy(void *stream) {
-  orExit(runtime().destroyStream(stream));
-}
-
-void mgpuStreamSynchronize(void *stream) {
-  orExit(runtime().synchronize(stream));
-}
-
-void mgpuStreamWaitEvent(void *stream, void *event) {
-  orExit(runtime().checkStream(stream, "mgpuStreamWaitEvent"));
-  orExit(runtime().checkEvent(event, "mgpuStreamWaitEvent"));
-}
-
-void *mgpuEventCreate() { return orExit(runtime().createEvent()); }
-
-void mgpuEventDestroy(void *event) {
-  orExit(runtime().checkEvent(event, "mgpuEventDestroy", /*destroy=*/true));
-}
-
-void mgpuEventSynchronize(void *event) {
-  orExit(runtime().checkEvent(event, "mgpuEventSynchronize"));
-}
-
-void mgpuEventRecord(void *event, void *stream) {
-  orExit(runtime().checkEvent(event, "mgpuEventRecord"));
-  orExit(runtime().checkStream(stream, "mgpuEventRecord"));
-}
-
-void *mgpuMemAlloc(uint64_t sizeBytes, void *, bool isHostShared) {
-  return orExit(runtime().allocate(sizeBytes, isHostShared));
-}
-
-void mgpuMemFree(void *ptr, void *) { orExit(runtime().free(ptr)); }
-
-void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
-  orExit(runtime().copy(dst, src, sizeBytes, stream));
-}
-
-void mgpuMemset32(void *dst, uint32_t value, size_t count, void *) {
-  orExit(runtime().fill(dst, value, 4, count));
-}
-
-void mgpuMemset16(void *dst, unsigned short value, size_t count, void *) {
-  orExit(runtime().fill(dst, value, 2, count));
-}
-
-void mgpuSetDefaultDevice(int32_t device) {
-  orExit(runtime().setDefaultDevice(device));
-}
-
-void mgpuMemHostRegister(void *, uint64_t) {}
-void mgpuMemHostRegisterMemRef(int64_t, void *, int64_t) {}
-void mgpuMemHostUnregister(void *) {}
-void mgpuMemHostUnregisterMemRef(int64_t, void *, int64_t) {}
 
 int kilnSpirvCpuListDevices() {
   Expected<std::string> text = runtime().describeDevices();
@@ -913,7 +847,3 @@ void kilnSpirvCpuGetStats(KilnSpirvCpuStats *stats) {
 }
 
 } // extern "C"
-
-// Upstream's fill helpers, for programs written for mlir-runner's Vulkan
-// path, under both the plain and the _mlir_ciface_ names.
-KILN_DEFINE_FILL_RESOURCE_HELPERS(KILN_RT_EXPORT)

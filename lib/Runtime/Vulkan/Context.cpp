@@ -573,13 +573,6 @@ Status Context::drainAll() {
   return queue.drainAll();
 }
 
-void Context::record(Event *, Stream *) {
-  // All work goes to one queue, ordered by barriers; an event completes when
-  // everything submitted before it has.
-}
-
-Status Context::synchronize(Event *) { return drainAll(); }
-
 Status Context::checkStream(const Stream *stream, const char *what) const {
   return queue.checkStream(stream, what);
 }

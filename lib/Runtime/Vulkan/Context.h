@@ -63,8 +63,6 @@ public:
                 size_t paramsCount);
 
   Status synchronize(Stream *stream);
-  void record(Event *event, Stream *stream);
-  Status synchronize(Event *event);
   /// Waits for every pending submission of every stream.
   Status drainAll();
 

@@ -321,10 +321,17 @@ Status Queue::drainAll() {
   }
 }
 
+/// Where `handle` is among the objects `owned` holds (end when it is not).
+template <typename T>
+static auto findOwned(const std::vector<std::unique_ptr<T>> &owned,
+                      const T *handle) {
+  return std::find_if(owned.begin(), owned.end(),
+                      [&](auto &o) { return o.get() == handle; });
+}
+
 Status Queue::checkStream(const Stream *stream, const char *what) const {
   if (!stream || stream == &defaultStream_ ||
-      std::any_of(streams.begin(), streams.end(),
-                  [&](auto &s) { return s.get() == stream; }))
+      findOwned(streams, stream) != streams.end())
     return Status::success();
   return KILN_ERROR(InvalidArgument,
                     std::string(what) +
@@ -340,19 +347,34 @@ Stream *Queue::createStream() {
 Status Queue::destroyStream(Stream *stream) {
   if (!stream)
     return Status::success();
-  auto known = [&] {
-    return std::any_of(streams.begin(), streams.end(),
-                       [&](auto &s) { return s.get() == stream; });
-  };
-  if (!known())
+  if (findOwned(streams, stream) == streams.end())
     return KILN_ERROR(InvalidArgument,
                       "mgpuStreamDestroy of a stream that mgpuStreamCreate "
                       "did not return (or that was destroyed)");
   KILN_TRY(synchronize(stream));
-  for (auto it = streams.begin(); it != streams.end(); ++it)
-    if (it->get() == stream) {
-      streams.erase(it);
-      break;
-    }
+  // Looked up again: the wait released the lock.
+  auto it = findOwned(streams, stream);
+  if (it != streams.end())
+    streams.erase(it);
+  return Status::success();
+}
+
+Event *Queue::createEvent() {
+  events.push_back(std::make_unique<Event>());
+  return events.back().get();
+}
+
+Status Queue::checkEvent(const Event *event, const char *what) const {
+  if (event && findOwned(events, event) != events.end())
+    return Status::success();
+  return KILN_ERROR(InvalidArgument,
+                    std::string(what) +
+                        " of an event that mgpuEventCreate did not return "
+                        "(or that was destroyed)");
+}
+
+Status Queue::destroyEvent(Event *event) {
+  KILN_TRY(checkEvent(event, "mgpuEventDestroy"));
+  events.erase(findOwned(events, event));
   return Status::success();
 }

@@ -117,6 +117,14 @@ public:
   /// Waits for `stream`'s work, then destroys it.
   Status destroyStream(Stream *stream);
 
+  /// Events: all work goes to one queue in submission order, so an event
+  /// holds no state, but its handle is still checked.
+  Event *createEvent();
+  /// An error naming `what` unless `event` is one that createEvent returned
+  /// and destroyEvent did not destroy.
+  Status checkEvent(const Event *event, const char *what) const;
+  Status destroyEvent(Event *event);
+
 private:
   /// Removes `s` from its stream, copies staged host memory back and
   /// reports its time; recycles it unless others still wait on it.
@@ -129,6 +137,7 @@ private:
   std::vector<std::unique_ptr<Submission>> submissions;
   std::vector<Submission *> freeSubmissions;
   std::vector<std::unique_ptr<Stream>> streams;
+  std::vector<std::unique_ptr<Event>> events;
   Stream defaultStream_;
 };
 

@@ -1,14 +1,15 @@
-//===- Runtime.cpp - The mgpu* ABI and Kiln's entry points on Vulkan -------===//
+//===- Runtime.cpp - Kiln's Vulkan runtime behind its C++ interface
+//--------===//
 //
 // One implementation behind two doors: kilnVulkanRuntime(), the C++
-// interface that returns every error (kiln/Runtime/Runtime.h), and the
-// mgpu* / kiln* C entry points, thin wrappers over it that report an error
-// on stderr and exit, because upstream's ABI has no error returns.
+// interface that returns every error (kiln/Runtime/Runtime.h), and the C
+// entry points, thin wrappers over it that report an error on stderr and
+// exit, because upstream's ABI has no error returns: the mgpu* ones are
+// Common/MGPU.cpp's, the kiln* ones here.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/Runtime.h"
-#include "../FillResource.h"
 #include "Context.h"
 
 #include <algorithm>
@@ -144,23 +145,59 @@ public:
     return l.context.copy(dst, src, bytes);
   }
 
-  Status fill32(void *dst, uint32_t value, size_t count,
-                void *stream) override {
-    return fill(dst, value, 4, count, stream);
-  }
-
-  /// `count` words of `patternBytes` (2 or 4) bytes of `value` at `dst`.
   Status fill(void *dst, uint32_t value, unsigned patternBytes, size_t count,
-              void *) {
+              void *stream) override {
     Locked l;
     KILN_TRY(l.context.usable());
+    KILN_TRY(
+        l.context.checkStream(static_cast<Stream *>(stream), "mgpuMemset"));
     return l.context.fill(dst, value, patternBytes, count);
   }
 
-  Status synchronizeEvent(void *event) {
+  // All work goes to one queue in submission order: recording an event and
+  // waiting for one on a stream order nothing, and synchronizing an event
+  // waits for everything submitted.
+  Expected<void *> createEvent() override {
     Locked l;
     KILN_TRY(l.context.usable());
-    return l.context.synchronize(static_cast<Event *>(event));
+    return static_cast<void *>(l.context.queue.createEvent());
+  }
+
+  Status destroyEvent(void *event) override {
+    Locked l;
+    return l.context.queue.destroyEvent(static_cast<Event *>(event));
+  }
+
+  Status recordEvent(void *event, void *stream) override {
+    Locked l;
+    KILN_TRY(l.context.usable());
+    KILN_TRY(l.context.queue.checkEvent(static_cast<Event *>(event),
+                                        "mgpuEventRecord"));
+    return l.context.checkStream(static_cast<Stream *>(stream),
+                                 "mgpuEventRecord");
+  }
+
+  Status synchronizeEvent(void *event) override {
+    Locked l;
+    KILN_TRY(l.context.usable());
+    KILN_TRY(l.context.queue.checkEvent(static_cast<Event *>(event),
+                                        "mgpuEventSynchronize"));
+    return l.context.drainAll();
+  }
+
+  Status streamWaitEvent(void *stream, void *event) override {
+    Locked l;
+    KILN_TRY(l.context.usable());
+    KILN_TRY(l.context.queue.checkEvent(static_cast<Event *>(event),
+                                        "mgpuStreamWaitEvent"));
+    return l.context.checkStream(static_cast<Stream *>(stream),
+                                 "mgpuStreamWaitEvent");
+  }
+
+  Status setDefaultDevice(int32_t device) override {
+    Locked l;
+    l.context.setDefaultDevice(device);
+    return Status::success();
   }
 
   Status setTimingCallback(KilnTimingCallback callback, void *user) override {
@@ -183,91 +220,16 @@ VulkanRuntime &runtime() {
   return *instance;
 }
 
-/// What the mgpu* entry points do with an error: report it and exit.
+/// What the kiln* entry points do with an error: report it and exit.
 constexpr rt::ExitOnError orExit{"kiln-vulkan"};
 } // namespace
+
+rt::Runtime &rt::boundaryRuntime() { return runtime(); }
+const char *const rt::kBoundaryName = "kiln-vulkan";
 
 extern "C" {
 
 rt::Runtime *kilnVulkanRuntime() { return &runtime(); }
-
-void *mgpuModuleLoad(const void *data, size_t gpuBlobSize) {
-  return orExit(runtime().loadModule(data, gpuBlobSize));
-}
-
-void *mgpuModuleLoadJIT(void *, int) {
-  rt::exitWith("kiln-vulkan",
-               KILN_ERROR(InvalidArgument,
-                          "mgpuModuleLoadJIT: Vulkan modules are binaries; "
-                          "load them with mgpuModuleLoad"));
-}
-
-void mgpuModuleUnload(void *module) { orExit(runtime().unloadModule(module)); }
-
-void *mgpuModuleGetFunction(void *module, const char *name) {
-  return orExit(runtime().getFunction(module, name));
-}
-
-void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
-                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
-                      intptr_t blockZ, int32_t smem, void *stream,
-                      void **params, void **, size_t paramsCount) {
-  orExit(runtime().launch(function, {gridX, gridY, gridZ},
-                          {blockX, blockY, blockZ}, smem, stream, params,
-                          paramsCount));
-}
-
-void *mgpuStreamCreate() { return orExit(runtime().createStream()); }
-
-void mgpuStreamDestroy(void *stream) {
-  orExit(runtime().destroyStream(stream));
-}
-
-void mgpuStreamSynchronize(void *stream) {
-  orExit(runtime().synchronize(stream));
-}
-
-void mgpuStreamWaitEvent(void *, void *) {
-  // One queue, every submission ordered after the previous ones: nothing to
-  // wait for.
-}
-
-void *mgpuEventCreate() { return new Event(); }
-
-void mgpuEventDestroy(void *event) { delete static_cast<Event *>(event); }
-
-void mgpuEventSynchronize(void *event) {
-  orExit(runtime().synchronizeEvent(event));
-}
-
-void mgpuEventRecord(void *event, void *stream) {
-  Locked l;
-  l.context.record(static_cast<Event *>(event), static_cast<Stream *>(stream));
-}
-
-void *mgpuMemAlloc(uint64_t sizeBytes, void *, bool isHostShared) {
-  return orExit(runtime().allocate(sizeBytes, isHostShared));
-}
-
-void mgpuMemFree(void *ptr, void *) { orExit(runtime().free(ptr)); }
-
-void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
-  orExit(runtime().copy(dst, src, sizeBytes, stream));
-}
-
-void mgpuMemset32(void *dst, uint32_t value, size_t count, void *stream) {
-  orExit(runtime().fill32(dst, value, count, stream));
-}
-
-void mgpuMemset16(void *dst, unsigned short value, size_t count,
-                  void *stream) {
-  orExit(runtime().fill(dst, value, 2, count, stream));
-}
-
-void mgpuSetDefaultDevice(int32_t device) {
-  Locked l;
-  l.context.setDefaultDevice(device);
-}
 
 int kilnVulkanListDevices() {
   Expected<std::string> text = runtime().describeDevices();
@@ -317,7 +279,3 @@ void kilnVulkanGetStats(KilnVulkanStats *stats) {
 }
 
 } // extern "C"
-
-// Upstream's fill helpers, for programs written for mlir-runner's Vulkan
-// path, under both the plain and the _mlir_ciface_ names.
-KILN_DEFINE_FILL_RESOURCE_HELPERS(KILN_RT_EXPORT)
