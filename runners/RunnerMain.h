@@ -19,8 +19,9 @@
 
 namespace kiln {
 
-/// `--timeout=SECONDS`, the same on both runners, in the runner's option
-/// `category`; applyTimeoutOption() hands it to the runtime as KILN_TIMEOUT.
+/// `--timeout=SECONDS`, the same on every runner, in the runner's option
+/// `category`; applyTimeoutOption() puts it in the runtime's options (where
+/// it wins over KILN_TIMEOUT).
 inline llvm::cl::opt<std::string> &
 timeoutOption(llvm::cl::OptionCategory &category) {
   static llvm::cl::opt<std::string> option(
@@ -33,9 +34,22 @@ timeoutOption(llvm::cl::OptionCategory &category) {
   return option;
 }
 
-inline void applyTimeoutOption(const llvm::cl::opt<std::string> &option) {
+inline void applyTimeoutOption(const llvm::cl::opt<std::string> &option,
+                               rt::Options &options) {
   if (!option.empty())
-    setenv("KILN_TIMEOUT", option.c_str(), 1);
+    options.timeout = option;
+}
+
+/// Hands the command line's `options` to `runtime` before it starts;
+/// reports an error as the runtime's own messages read and returns 1.
+inline int configureRuntime(rt::Runtime &runtime, const char *name,
+                            const rt::Options &options) {
+  if (rt::Status error = runtime.configure(options)) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: %s\n", name, error.message().c_str());
+    return 1;
+  }
+  return 0;
 }
 
 /// Prints an error the runtime's C++ interface returned as the runtime's

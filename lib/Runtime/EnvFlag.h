@@ -14,6 +14,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace kiln {
@@ -32,6 +33,18 @@ inline bool flagValue(const char *value) {
 
 /// The environment variable `name` as a flag (flagValue).
 inline bool envFlag(const char *name) { return flagValue(std::getenv(name)); }
+
+/// A setting's text: what the program gave (rt::Options), else environment
+/// variable `name`'s; null when neither is set.
+inline const char *settingText(const std::optional<std::string> &given,
+                               const char *name) {
+  return given ? given->c_str() : std::getenv(name);
+}
+
+/// A flag: what the program gave, else environment variable `name`.
+inline bool settingFlag(const std::optional<bool> &given, const char *name) {
+  return given ? *given : envFlag(name);
+}
 
 } // namespace rt
 } // namespace kiln

@@ -15,11 +15,12 @@
 namespace kiln {
 namespace rt {
 
-/// Reads KILN_TIMEOUT into `seconds` (0 when unset or empty). False with
-/// `error` set when it is not a positive number of seconds.
-inline bool readTimeout(double &seconds, std::string &error) {
+/// Reads `text`, KILN_TIMEOUT's by default, into `seconds` (0 when unset
+/// or empty). False with `error` set when it is not a positive number of
+/// seconds.
+inline bool readTimeout(double &seconds, std::string &error,
+                        const char *text = std::getenv("KILN_TIMEOUT")) {
   seconds = 0;
-  const char *text = std::getenv("KILN_TIMEOUT");
   if (!text || !*text)
     return true;
   char *end = nullptr;

@@ -35,11 +35,11 @@ static llvm::cl::opt<std::string> device(
     llvm::cl::desc("CUDA device: an index from --list-devices or part of its "
                    "name (default: 0)"),
     llvm::cl::cat(runnerCategory));
-static llvm::cl::opt<std::string> chip(
-    "chip",
-    llvm::cl::desc("NVIDIA chip to compile for: 'device' (the device the "
-                   "program runs on) or sm_XX"),
-    llvm::cl::init("device"), llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<std::string>
+    chip("chip",
+         llvm::cl::desc("NVIDIA chip to compile for: 'device' (the device the "
+                        "program runs on) or sm_XX"),
+         llvm::cl::init("device"), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<std::string> features(
     "features",
     llvm::cl::desc("PTX features, e.g. +ptx80 (default: the oldest PTX the "
@@ -50,24 +50,25 @@ static llvm::cl::opt<std::string> format(
     llvm::cl::desc("Kernel format: ptx, cubin or fatbin (cubin and fatbin "
                    "need the CUDA toolkit's ptxas; without it PTX is used)"),
     llvm::cl::init("cubin"), llvm::cl::cat(runnerCategory));
-static llvm::cl::opt<std::string> cudaPath(
-    "cuda-path",
-    llvm::cl::desc("CUDA toolkit root (default: $CUDA_PATH, $PATH, "
-                   "/usr/local/cuda)"),
-    llvm::cl::init(""), llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<std::string>
+    cudaPath("cuda-path",
+             llvm::cl::desc("CUDA toolkit root (default: $CUDA_PATH, $PATH, "
+                            "/usr/local/cuda)"),
+             llvm::cl::init(""), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<std::string> &timeout =
     kiln::timeoutOption(runnerCategory);
 static llvm::cl::opt<bool> printTiming(
     "print-timing",
     llvm::cl::desc("Print each launch's GPU and host time on stderr"),
     llvm::cl::init(false), llvm::cl::cat(runnerCategory));
-static llvm::cl::opt<bool> listDevices(
-    "list-devices", llvm::cl::desc("List the CUDA devices and exit"),
-    llvm::cl::cat(runnerCategory));
-static llvm::cl::opt<bool> printChip(
-    "print-chip",
-    llvm::cl::desc("Print the chosen device's chip (sm_XX) and exit"),
-    llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<bool>
+    listDevices("list-devices",
+                llvm::cl::desc("List the CUDA devices and exit"),
+                llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<bool>
+    printChip("print-chip",
+              llvm::cl::desc("Print the chosen device's chip (sm_XX) and exit"),
+              llvm::cl::cat(runnerCategory));
 
 static int toolMain(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
@@ -89,13 +90,18 @@ static int toolMain(int argc, char **argv) {
           kiln::driver::parseCommandLine(argc, argv, tool))
     return *status;
 
-  // The runtime reads its configuration when it first starts, which is
-  // after this point (or in the device query below).
+  // The runtime reads its options when it first starts, which is after
+  // this point (or in the device query below); they win over its
+  // environment variables.
+  kiln::rt::Options options;
   if (!device.empty())
-    setenv("KILN_CUDA_DEVICE", device.c_str(), 1);
+    options.device = device;
   if (printTiming)
-    setenv("KILN_CUDA_TIMING", "1", 1);
-  kiln::applyTimeoutOption(timeout);
+    options.timing = true;
+  kiln::applyTimeoutOption(timeout, options);
+  if (int status =
+          kiln::configureRuntime(*kilnCudaRuntime(), "kiln-cuda", options))
+    return status;
   if (listDevices)
     return kilnCudaListDevices(); // Also an error when there are none.
   if (printChip)

@@ -45,9 +45,10 @@ static llvm::cl::opt<bool>
                   llvm::cl::init(false), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<bool> fastMath(
     "fast-math",
-    llvm::cl::desc("Let the driver ignore NaNs, infinities and the sign of zero in "
-                   "kernels (no SignedZeroInfNanPreserve execution modes; by "
-                   "default they are kept where the target env allows)"),
+    llvm::cl::desc(
+        "Let the driver ignore NaNs, infinities and the sign of zero in "
+        "kernels (no SignedZeroInfNanPreserve execution modes; by "
+        "default they are kept where the target env allows)"),
     llvm::cl::init(false), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<std::string> bufferDeviceAddress(
     "buffer-device-address",
@@ -124,13 +125,17 @@ static int toolMain(int argc, char **argv) {
           kiln::driver::parseCommandLine(argc, argv, tool))
     return *status;
 
-  // The runtime reads its configuration from the environment when it first
-  // starts, which is after this point.
+  // The runtime reads its options when it first starts, which is after
+  // this point; they win over its environment variables.
+  kiln::rt::Options options;
   if (!threads.empty())
-    setenv("KILN_CPU_THREADS", threads.c_str(), 1);
-  kiln::applyTimeoutOption(timeout);
+    options.threads = threads;
+  kiln::applyTimeoutOption(timeout, options);
   if (printTiming)
-    setenv("KILN_SPIRV_CPU_TIMING", "1", 1);
+    options.timing = true;
+  if (int status = kiln::configureRuntime(*kilnSpirvCpuRuntime(),
+                                          "kiln-spirv-cpu", options))
+    return status;
   if (listDevices)
     return kiln::listRuntimeDevices(*kilnSpirvCpuRuntime(), "kiln-spirv-cpu");
   if (printTargetEnv) {

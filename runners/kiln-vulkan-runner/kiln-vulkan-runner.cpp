@@ -38,18 +38,21 @@ static llvm::cl::opt<std::string> device(
     llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<std::string> targetEnv(
     "target-env",
-    llvm::cl::desc("SPIR-V target env to compile for: 'device' (the device "
-                   "the program runs on), a profile name (vulkan-1.1, "
-                   "vulkan-1.2, vulkan-1.3, desktop, lavapipe) or a #spirv.target_env"),
+    llvm::cl::desc(
+        "SPIR-V target env to compile for: 'device' (the device "
+        "the program runs on), a profile name (vulkan-1.1, "
+        "vulkan-1.2, vulkan-1.3, desktop, lavapipe) or a #spirv.target_env"),
     llvm::cl::init("device"), llvm::cl::cat(runnerCategory));
-static llvm::cl::opt<bool> use64BitIndex(
-    "use-64bit-index", llvm::cl::desc("Lower index to i64 in kernels"),
-    llvm::cl::init(false), llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<bool>
+    use64BitIndex("use-64bit-index",
+                  llvm::cl::desc("Lower index to i64 in kernels"),
+                  llvm::cl::init(false), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<bool> fastMath(
     "fast-math",
-    llvm::cl::desc("Let the driver ignore NaNs, infinities and the sign of zero in "
-                   "kernels (no SignedZeroInfNanPreserve execution modes; by "
-                   "default they are kept where the target env allows)"),
+    llvm::cl::desc(
+        "Let the driver ignore NaNs, infinities and the sign of zero in "
+        "kernels (no SignedZeroInfNanPreserve execution modes; by "
+        "default they are kept where the target env allows)"),
     llvm::cl::init(false), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<std::string> bufferDeviceAddress(
     "buffer-device-address",
@@ -77,9 +80,10 @@ static llvm::cl::opt<bool> printTiming(
     "print-timing",
     llvm::cl::desc("Print each launch's GPU and host time on stderr"),
     llvm::cl::init(false), llvm::cl::cat(runnerCategory));
-static llvm::cl::opt<bool> listDevices(
-    "list-devices", llvm::cl::desc("List the Vulkan devices and exit"),
-    llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<bool>
+    listDevices("list-devices",
+                llvm::cl::desc("List the Vulkan devices and exit"),
+                llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<bool> printTargetEnv(
     "print-target-env",
     llvm::cl::desc("Print the chosen device's #spirv.target_env and exit"),
@@ -94,8 +98,7 @@ static bool programPrints(Operation *module) {
     if (auto binary = dyn_cast<gpu::BinaryOp>(op))
       for (Attribute a : binary.getObjects())
         if (auto object = dyn_cast<gpu::ObjectAttr>(a))
-          if (object.getObject().getValue().contains(
-                  "NonSemantic.DebugPrintf"))
+          if (object.getObject().getValue().contains("NonSemantic.DebugPrintf"))
             return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -121,17 +124,21 @@ static int toolMain(int argc, char **argv) {
           kiln::driver::parseCommandLine(argc, argv, tool))
     return *status;
 
-  // The runtime reads its configuration from the environment when it first
-  // starts, which is after this point.
+  // The runtime reads its options when it first starts, which is after
+  // this point; they win over its environment variables.
+  kiln::rt::Options options;
   if (!device.empty())
-    setenv("KILN_VULKAN_DEVICE", device.c_str(), 1);
+    options.device = device;
   if (robustBufferAccess)
-    setenv("KILN_VULKAN_ROBUST", "1", 1);
-  kiln::applyTimeoutOption(timeout);
+    options.robust = true;
+  kiln::applyTimeoutOption(timeout, options);
   if (validate)
-    setenv("KILN_VULKAN_VALIDATION", "1", 1);
+    options.validation = true;
   if (printTiming)
-    setenv("KILN_VULKAN_TIMING", "1", 1);
+    options.timing = true;
+  if (int status =
+          kiln::configureRuntime(*kilnVulkanRuntime(), "kiln-vulkan", options))
+    return status;
   if (listDevices)
     return kiln::listRuntimeDevices(*kilnVulkanRuntime(), "kiln-vulkan");
   if (printTargetEnv)
@@ -146,8 +153,12 @@ static int toolMain(int argc, char **argv) {
   auto lower = [&](ModuleOp module, TimingScope &timing) -> LogicalResult {
     // The device query below creates the Vulkan instance, which must have
     // debug printf if a kernel prints (unless the user said otherwise).
-    if (programPrints(module))
-      setenv("KILN_VULKAN_PRINTF", "1", /*overwrite=*/0);
+    if (programPrints(module) && !std::getenv("KILN_VULKAN_PRINTF")) {
+      kiln::rt::Options printing;
+      printing.printf = true;
+      if (kiln::configureRuntime(*kilnVulkanRuntime(), "kiln-vulkan", printing))
+        return failure();
+    }
     return kiln::driver::lowerProgram(module, target, kilnVulkanRuntime(),
                                       tool.name, timing);
   };

@@ -884,3 +884,15 @@ int main(int argc, char **argv) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   return RUN_ALL_TESTS();
 }
+
+TEST(CUDARuntime, OptionsAreSetBeforeTheDriverLoads) {
+  ASSERT_FALSE(rt().initialize()) << summary(rt().initialize());
+  kiln::rt::Options options;
+  options.device = "0";
+  kiln::rt::Status late = rt().configure(options);
+  ASSERT_TRUE(late);
+  EXPECT_NE(late.message().find("options are set before it starts; the "
+                                "driver is loaded already"),
+            std::string::npos)
+      << late.message();
+}

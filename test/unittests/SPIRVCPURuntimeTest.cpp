@@ -1426,3 +1426,19 @@ int main(int argc, char **argv) {
   testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }
+
+/// Options a program sets win over the environment and are refused once
+/// the workers they size run.
+TEST(SPIRVCPURuntime, OptionsAreSetBeforeTheWorkersStart) {
+  ASSERT_FALSE(cpu().initialize());
+  kiln::rt::Options options;
+  options.threads = "2";
+  kiln::rt::Status late = cpu().configure(options);
+  ASSERT_TRUE(late);
+  EXPECT_NE(late.message().find("worker threads are set before it starts"),
+            std::string::npos)
+      << late.message();
+  kiln::rt::Options timing;
+  timing.timing = false;
+  EXPECT_FALSE(cpu().configure(timing));
+}

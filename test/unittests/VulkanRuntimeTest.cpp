@@ -1048,3 +1048,17 @@ TEST_F(VulkanRuntime, CUDAOnlyEntryPointsAreErrorsAndHostRegisterIsAccepted) {
       ::testing::ExitedWithCode(1),
       "mgpuLaunchKernel with extra launch options");
 }
+
+TEST_F(VulkanRuntime, OptionsAreSetBeforeTheInstanceExists) {
+  REQUIRE_DEVICE();
+  kiln::rt::Runtime &rt = *kilnVulkanRuntime();
+  ASSERT_FALSE(rt.initialize());
+  kiln::rt::Options options;
+  options.validation = true;
+  kiln::rt::Status late = rt.configure(options);
+  ASSERT_TRUE(late);
+  EXPECT_NE(late.message().find("options are set before it starts; its "
+                                "instance exists already"),
+            std::string::npos)
+      << late.message();
+}

@@ -36,6 +36,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #ifndef KILN_TIMING_CALLBACK_DEFINED
@@ -52,6 +53,43 @@ struct Dim3 {
   intptr_t x = 1, y = 1, z = 1;
 };
 
+/// How a runtime runs, as a program gives it before the runtime's first use
+/// (the runners' and executables' command lines). A field left empty falls
+/// back to the runtime's environment variable; a set one wins over it. Text
+/// fields are read as that variable's text would be.
+struct Options {
+  /// KILN_VULKAN_DEVICE, KILN_CUDA_DEVICE: an index or a name.
+  std::optional<std::string> device;
+  /// KILN_TIMEOUT: the longest wait for the device, in seconds.
+  std::optional<std::string> timeout;
+  /// KILN_CPU_THREADS: the spirv-cpu runtime's worker threads.
+  std::optional<std::string> threads;
+  /// KILN_VULKAN_VALIDATION: the Khronos validation layer.
+  std::optional<bool> validation;
+  /// KILN_VULKAN_ROBUST: robust buffer access.
+  std::optional<bool> robust;
+  /// KILN_VULKAN_TIMING, KILN_CUDA_TIMING, KILN_SPIRV_CPU_TIMING.
+  std::optional<bool> timing;
+  /// KILN_VULKAN_PRINTF: debug printf from the start (true) or kernels that
+  /// print run silently (false).
+  std::optional<bool> printf;
+
+  /// The fields `other` sets replace these.
+  void merge(const Options &other) {
+    auto take = [](auto &to, const auto &from) {
+      if (from)
+        to = from;
+    };
+    take(device, other.device);
+    take(timeout, other.timeout);
+    take(threads, other.threads);
+    take(validation, other.validation);
+    take(robust, other.robust);
+    take(timing, other.timing);
+    take(printf, other.printf);
+  }
+};
+
 /// One runtime: the process-wide device state of the Vulkan or the CUDA
 /// runtime. Thread-safe as the mgpu* entry points are.
 class Runtime {
@@ -61,6 +99,11 @@ public:
   /// "vulkan", "cuda" or "spirv-cpu".
   virtual const char *backend() const = 0;
 
+  /// Sets options (merged with those set before) that the runtime reads
+  /// when it starts; an error once it has started (a Vulkan instance, the
+  /// CUDA driver or the spirv-cpu workers exist). Options a runtime has no
+  /// use for are ignored.
+  virtual Status configure(const Options &options) = 0;
   /// Opens the driver and creates the device, as the first call that needs
   /// them would.
   virtual Status initialize() = 0;

@@ -2,13 +2,15 @@
 //
 // kiln-compile generates the three functions of kiln/Runtime/AOTEntry.h into
 // the program's object file and links this `main` against them. The options
-// are the runtime's environment variables as flags, so an executable is
+// are the runtime's environment variables as flags, handed to the runtime
+// as its rt::Options (which win over the variables), so an executable is
 // driven like kiln-vulkan-runner (or, built with KILN_AOT_CUDA for
 // --target=cuda, like kiln-cuda-runner). It links no LLVM.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/AOTEntry.h"
+#include "kiln/Runtime/Runtime.h"
 #if defined(KILN_AOT_CUDA)
 #include "kiln/Runtime/CUDARuntime.h"
 #elif defined(KILN_AOT_SPIRV_CPU)
@@ -36,6 +38,8 @@ constexpr const char *kPrintTargetHelp =
     "  --print-chip         print the device's chip (sm_XX) and exit\n";
 int listDevices() { return kilnCudaListDevices(); }
 const char *deviceTarget() { return kilnCudaDeviceChip(); }
+kiln::rt::Runtime &runtime() { return *kilnCudaRuntime(); }
+constexpr const char *kRuntimeName = "kiln-cuda";
 #elif defined(KILN_AOT_SPIRV_CPU)
 constexpr const char *kApi = "CPU (spirv-cpu)";
 // The CPU's only knob is how many worker threads run workgroups.
@@ -49,6 +53,8 @@ constexpr const char *kPrintTargetHelp =
     "  --print-target-env   print the target (spirv-cpu) and exit\n";
 int listDevices() { return kilnSpirvCpuListDevices(); }
 const char *deviceTarget() { return "spirv-cpu"; }
+kiln::rt::Runtime &runtime() { return *kilnSpirvCpuRuntime(); }
+constexpr const char *kRuntimeName = "kiln-spirv-cpu";
 #else
 constexpr const char *kApi = "Vulkan";
 constexpr const char *kDeviceVar = "KILN_VULKAN_DEVICE";
@@ -61,6 +67,8 @@ constexpr const char *kPrintTargetHelp =
     "  --print-target-env   print the device's #spirv.target_env and exit\n";
 int listDevices() { return kilnVulkanListDevices(); }
 const char *deviceTarget() { return kilnVulkanDeviceTargetEnv(); }
+kiln::rt::Runtime &runtime() { return *kilnVulkanRuntime(); }
+constexpr const char *kRuntimeName = "kiln-vulkan";
 #endif
 
 void usage(const char *program) {
@@ -110,25 +118,26 @@ int printDeviceTarget() {
 int main(int argc, char **argv) {
   const char *program = argc > 0 ? argv[0] : "kiln-program";
   bool listOnly = false, printTargetEnv = false;
+  kiln::rt::Options options;
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
     // Accept -flag as well as --flag, as LLVM-style tools do.
     if (arg[0] == '-' && arg[1] == '-')
       ++arg;
     if (kDeviceVar && std::strncmp(arg, "-device=", 8) == 0) {
-      setenv(kDeviceVar, arg + 8, 1);
+      options.device = arg + 8;
     } else if (kDeviceVar && std::strcmp(arg, "-device") == 0 && i + 1 < argc) {
-      setenv(kDeviceVar, argv[++i], 1);
+      options.device = argv[++i];
     } else if (kThreadsVar && std::strncmp(arg, "-cpu-threads=", 13) == 0) {
-      setenv(kThreadsVar, arg + 13, 1);
+      options.threads = arg + 13;
     } else if (kValidateVar && std::strcmp(arg, "-validate") == 0) {
-      setenv(kValidateVar, "1", 1);
+      options.validation = true;
     } else if (kRobustVar && std::strcmp(arg, "-robust-buffer-access") == 0) {
-      setenv(kRobustVar, "1", 1);
+      options.robust = true;
     } else if (std::strncmp(arg, "-timeout=", 9) == 0) {
-      setenv("KILN_TIMEOUT", arg + 9, 1);
+      options.timeout = arg + 9;
     } else if (std::strcmp(arg, "-print-timing") == 0) {
-      setenv(kTimingVar, "1", 1);
+      options.timing = true;
     } else if (std::strcmp(arg, "-list-devices") == 0) {
       listOnly = true;
     } else if (std::strcmp(arg, kPrintTargetFlag) == 0) {
@@ -137,11 +146,15 @@ int main(int argc, char **argv) {
       usage(program);
       return 0;
     } else {
-      std::fprintf(stderr,
-                   "%s: unknown argument '%s'; see %s --help\n", program,
-                   argv[i], program);
+      std::fprintf(stderr, "%s: unknown argument '%s'; see %s --help\n",
+                   program, argv[i], program);
       return 2;
     }
+  }
+  if (kiln::rt::Status error = runtime().configure(options)) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: %s\n", kRuntimeName, error.message().c_str());
+    return 1;
   }
   if (listOnly)
     return listDevices();

@@ -121,6 +121,17 @@ public:
   static thread_local std::unique_lock<std::mutex> *heldLock;
   KilnCudaStats stats = {};
 
+  /// Options the program sets before the driver is loaded (load reads
+  /// them).
+  Status configure(const kiln::rt::Options &given) {
+    if (loaded)
+      return KILN_ERROR(InvalidArgument,
+                        "the CUDA runtime's options are set before it "
+                        "starts; the driver is loaded already");
+    options.merge(given);
+    return Status::success();
+  }
+
   /// Opens the driver and initializes it, on the first call that succeeds.
   Status load() {
     if (loaded)
@@ -130,10 +141,12 @@ public:
       return KILN_ERROR(Driver, error);
     KILN_TRY(check(drv.cuInit(0), "cuInit"));
     double seconds = 0;
-    if (!kiln::rt::readTimeout(seconds, error))
+    if (!kiln::rt::readTimeout(
+            seconds, error,
+            kiln::rt::settingText(options.timeout, "KILN_TIMEOUT")))
       return KILN_ERROR(InvalidArgument, error);
     timeoutSeconds = seconds;
-    envTiming = kiln::rt::envFlag("KILN_CUDA_TIMING");
+    envTiming = kiln::rt::settingFlag(options.timing, "KILN_CUDA_TIMING");
     timing = envTiming || timingCallback;
     loaded = true;
     return Status::success();
@@ -294,7 +307,7 @@ public:
     if (count == 0)
       return KILN_ERROR(Driver,
                         "no CUDA device (the driver loaded, but reports none)");
-    const char *env = std::getenv("KILN_CUDA_DEVICE");
+    const char *env = kiln::rt::settingText(options.device, "KILN_CUDA_DEVICE");
     std::string want = env ? env : "";
     if (want.empty()) {
       selected = 0;
@@ -454,7 +467,10 @@ public:
           "compiled for Vulkan; run it with kiln-vulkan-runner or link "
           "libkiln_vulkan_runtime");
     const char *bytes = static_cast<const char *>(data);
-    bool binary = (size >= 4 && std::memcmp(bytes, "\x7f" "ELF", 4) == 0) ||
+    bool binary = (size >= 4 && std::memcmp(bytes,
+                                            "\x7f"
+                                            "ELF",
+                                            4) == 0) ||
                   magic == kFatbinMagic;
     std::string ptx;
     const void *image = data;
@@ -472,18 +488,17 @@ public:
                       CU_JIT_OPTIMIZATION_LEVEL};
     void *values[5] = {errorLog, reinterpret_cast<void *>(sizeof(errorLog)),
                        infoLog, reinterpret_cast<void *>(sizeof(infoLog)),
-                       reinterpret_cast<void *>(static_cast<intptr_t>(
-                           std::clamp(optLevel, 0, 4)))};
+                       reinterpret_cast<void *>(
+                           static_cast<intptr_t>(std::clamp(optLevel, 0, 4)))};
     unsigned count = optLevel >= 0 && !binary ? 5 : 4;
     CUmodule module = nullptr;
     CUresult result =
         drv.cuModuleLoadDataEx(&module, image, count, options, values);
     if (result != CUDA_SUCCESS) {
-      std::string message = std::string("cuModuleLoadDataEx (") +
-                            (binary ? magic == kFatbinMagic ? "fatbin" : "cubin"
-                                    : "PTX") +
-                            ", " + std::to_string(size) +
-                            " bytes) failed: " + drv.describe(result);
+      std::string message =
+          std::string("cuModuleLoadDataEx (") +
+          (binary ? magic == kFatbinMagic ? "fatbin" : "cubin" : "PTX") + ", " +
+          std::to_string(size) + " bytes) failed: " + drv.describe(result);
       if (errorLog[0])
         message += "\nJIT error log:\n" + std::string(errorLog);
       return callError(kindOf(result), result, "cuModuleLoadDataEx",
@@ -501,8 +516,8 @@ public:
     CUfunction function = nullptr;
     CUresult result = drv.cuModuleGetFunction(&function, module, name);
     if (result == CUDA_ERROR_NOT_FOUND) {
-      std::string message = std::string("no kernel '") + name +
-                            "' in the module";
+      std::string message =
+          std::string("no kernel '") + name + "' in the module";
       std::string names = kernelNames(module);
       if (!names.empty())
         message += " (kernels: " + names + ")";
@@ -686,8 +701,7 @@ public:
       KILN_TRY(check(drv.cuEventElapsedTime(&ms, start, stop),
                      "cuEventElapsedTime"));
       if (envTiming)
-        std::fprintf(stderr,
-                     "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f\n",
+        std::fprintf(stderr, "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f\n",
                      name.c_str(), ms * 1000.0, hostUs);
       if (timingCallback)
         timingCallback(timingUser, name.c_str(), ms * 1000.0);
@@ -771,8 +785,8 @@ public:
         ++it;
         continue;
       }
-      uintptr_t gapEnd = it == registrations.end() ? end
-                                                    : std::min(end, it->first);
+      uintptr_t gapEnd =
+          it == registrations.end() ? end : std::min(end, it->first);
       if (Status error = addBlock(at, gapEnd)) {
         // Every block that starts before `at` was counted by this call.
         (void)unregisterRange(begin, at);
@@ -869,8 +883,9 @@ private:
         drv.cuMemHostRegister(ptr, size, CU_MEMHOSTREGISTER_PORTABLE);
     if (result == CUDA_ERROR_INVALID_VALUE)
       // Read-only pages (constant globals) register only as such.
-      result = drv.cuMemHostRegister(
-          ptr, size, CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_READ_ONLY);
+      result = drv.cuMemHostRegister(ptr, size,
+                                     CU_MEMHOSTREGISTER_PORTABLE |
+                                         CU_MEMHOSTREGISTER_READ_ONLY);
     bool external = result == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
     if (!external) {
       char what[96];
@@ -884,6 +899,8 @@ private:
 
   Driver drv;
   bool loaded = false;
+  /// What the program set (rt::Runtime::configure) over the environment.
+  kiln::rt::Options options;
   bool timing = false;    ///< Launches are timed with events.
   bool envTiming = false; ///< KILN_CUDA_TIMING: print the times.
   /// KILN_TIMEOUT: the longest wait for the device, in seconds (0: none).
@@ -976,6 +993,11 @@ public:
   }
 
   const char *backend() const override { return "cuda"; }
+
+  Status configure(const kiln::rt::Options &options) override {
+    Scoped s;
+    return s.runtime.configure(options);
+  }
 
   Status initialize() override {
     Scoped s;

@@ -339,21 +339,21 @@ Status Executor::Worker::resolveBarrier(Launch &l, uint32_t count) {
 // The pool
 //===----------------------------------------------------------------------===//
 
-Expected<unsigned> Executor::configuredThreads() {
+Expected<unsigned> Executor::configuredThreads(const char *text) {
   unsigned threads = 0;
   std::string error;
-  if (!parseThreadCount(std::getenv("KILN_CPU_THREADS"), threads, error))
+  if (!parseThreadCount(text, threads, error))
     return KILN_ERROR(InvalidArgument, error);
   return threads;
 }
 
-Expected<Executor *> Executor::get() {
+Expected<Executor *> Executor::get(const char *threadsText) {
   static std::mutex mutex;
   // Never destroyed: workers may still run a timed-out launch at exit.
   static Executor *executor = nullptr;
   std::lock_guard<std::mutex> lock(mutex);
   if (!executor) {
-    KILN_ASSIGN_OR_RETURN(unsigned threads, configuredThreads());
+    KILN_ASSIGN_OR_RETURN(unsigned threads, configuredThreads(threadsText));
     executor = new Executor(threads);
   }
   return executor;

@@ -131,9 +131,9 @@ bool parseThreadCount(const char *text, unsigned &threads, std::string &error);
 class Executor {
 public:
   /// The executor, its workers started at the first call.
-  static rt::Expected<Executor *> get();
+  static rt::Expected<Executor *> get(const char *threadsText);
   /// The number of workers KILN_CPU_THREADS asks for (or would).
-  static rt::Expected<unsigned> configuredThreads();
+  static rt::Expected<unsigned> configuredThreads(const char *text);
 
   unsigned threads() const { return unsigned(workers_.size()); }
 

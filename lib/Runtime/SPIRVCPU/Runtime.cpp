@@ -192,21 +192,52 @@ public:
 
   const char *backend() const override { return "spirv-cpu"; }
 
+  Status configure(const rt::Options &given) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (given.threads && workersStarted)
+      return KILN_ERROR(InvalidArgument,
+                        "the spirv-cpu runtime's worker threads are set "
+                        "before it starts; its workers run already");
+    options.merge(given);
+    envTiming = rt::settingFlag(options.timing, "KILN_SPIRV_CPU_TIMING");
+    return Status::success();
+  }
+
   Status initialize() override {
-    KILN_ASSIGN_OR_RETURN(Executor * executor, Executor::get());
+    KILN_ASSIGN_OR_RETURN(Executor * executor, workers());
     (void)executor;
     return Status::success();
   }
 
+  /// The executor, its workers started at the first call with the threads
+  /// the options or KILN_CPU_THREADS ask for.
+  Expected<Executor *> workers() {
+    std::optional<std::string> threads;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      threads = options.threads;
+      workersStarted = true;
+    }
+    return Executor::get(rt::settingText(threads, "KILN_CPU_THREADS"));
+  }
+
   Expected<std::string> describeDevices() override {
-    KILN_ASSIGN_OR_RETURN(unsigned threads, Executor::configuredThreads());
+    std::optional<std::string> given;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      given = options.threads;
+    }
+    KILN_ASSIGN_OR_RETURN(unsigned threads,
+                          Executor::configuredThreads(
+                              rt::settingText(given, "KILN_CPU_THREADS")));
     std::string text;
     rt::appendf(text, "0: %s\n", cpuModel().c_str());
     rt::appendf(text,
                 "  type: CPU (spirv-cpu: kernels compiled to host code)\n");
     rt::appendf(text, "  worker threads: %u%s\n", threads,
-                std::getenv("KILN_CPU_THREADS") ? " (KILN_CPU_THREADS)"
-                                                : " (hardware concurrency)");
+                given                             ? " (as the program asked)"
+                : std::getenv("KILN_CPU_THREADS") ? " (KILN_CPU_THREADS)"
+                                                  : " (hardware concurrency)");
     rt::appendf(text, "  subgroup size: %u\n", kSubgroupSize);
     rt::appendf(text, "  fiber stack: %zu KiB per invocation\n",
                 kFiberStackBytes / 1024);
@@ -539,6 +570,9 @@ private:
   std::set<Event *> events;
   std::map<void *, uint64_t> allocations;
   bool envTiming = false;
+  /// What the program set (configure) over the environment.
+  rt::Options options;
+  bool workersStarted = false;
   KilnTimingCallback timingCallback = nullptr;
   void *timingUser = nullptr;
   KilnSpirvCpuStats counters = {};
@@ -739,7 +773,13 @@ Status SPIRVCPURuntime::launch(void *function, rt::Dim3 grid, rt::Dim3 block,
                           " invocations per workgroup; the spirv-cpu runtime "
                           "runs 1 to 1048576");
   double timeoutSeconds = 0;
-  if (std::string error; !rt::readTimeout(timeoutSeconds, error))
+  std::optional<std::string> timeout;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    timeout = options.timeout;
+  }
+  if (std::string error; !rt::readTimeout(
+          timeoutSeconds, error, rt::settingText(timeout, "KILN_TIMEOUT")))
     return KILN_ERROR(InvalidArgument, error);
 
   auto run = std::make_shared<Launch>();
@@ -770,7 +810,7 @@ Status SPIRVCPURuntime::launch(void *function, rt::Dim3 grid, rt::Dim3 block,
                 desc.stackBytes > kFastPathStackBytes;
   KILN_TRY(decode(*kernel, params, paramsCount, *run));
 
-  KILN_ASSIGN_OR_RETURN(Executor * executor, Executor::get());
+  KILN_ASSIGN_OR_RETURN(Executor * executor, workers());
   double executeUs = 0;
   Status status = executor->run(run, timeoutSeconds, executeUs);
   KilnTimingCallback callback;

@@ -182,11 +182,14 @@ Status Context::initInstance() {
   std::string error;
   if (!vk.openLoader(error))
     return KILN_ERROR(Driver, error);
-  validation = envFlag("KILN_VULKAN_VALIDATION");
-  queue.envTiming = envFlag("KILN_VULKAN_TIMING");
-  if (std::string error; !kiln::rt::readTimeout(queue.timeoutSeconds, error))
+  validation = rt::settingFlag(options.validation, "KILN_VULKAN_VALIDATION");
+  queue.envTiming = rt::settingFlag(options.timing, "KILN_VULKAN_TIMING");
+  if (std::string error;
+      !kiln::rt::readTimeout(queue.timeoutSeconds, error,
+                             rt::settingText(options.timeout, "KILN_TIMEOUT")))
     return KILN_ERROR(InvalidArgument, error);
-  if (const char *v = std::getenv("KILN_VULKAN_TIMING"))
+  if (const char *v =
+          options.timing ? nullptr : std::getenv("KILN_VULKAN_TIMING"))
     queue.upstreamTiming = std::strcmp(v, "upstream") == 0;
 
   uint32_t apiVersion = VK_API_VERSION_1_0;
@@ -201,9 +204,12 @@ Status Context::initInstance() {
         Unsupported,
         "the Vulkan loader supports only Vulkan 1.0; Kiln needs 1.1");
 
-  const char *printfEnv = std::getenv("KILN_VULKAN_PRINTF");
-  printfOff = printfEnv && *printfEnv && !envFlag("KILN_VULKAN_PRINTF");
-  printfOn = !printfOff && (printfRequested || envFlag("KILN_VULKAN_PRINTF"));
+  std::optional<bool> printfSetting = options.printf;
+  if (const char *v = std::getenv("KILN_VULKAN_PRINTF");
+      !printfSetting && v && *v)
+    printfSetting = envFlag("KILN_VULKAN_PRINTF");
+  printfOff = printfSetting && !*printfSetting;
+  printfOn = !printfOff && (printfRequested || printfSetting.value_or(false));
   executables.validateSPIRV = !std::getenv("KILN_VULKAN_VALIDATE_SPIRV") ||
                               envFlag("KILN_VULKAN_VALIDATE_SPIRV");
 
@@ -369,7 +375,7 @@ Expected<VkPhysicalDevice> Context::choosePhysicalDevice() {
     vk.vkGetPhysicalDeviceProperties(devices[i], &properties[i]);
     names.push_back(properties[i].deviceName);
   }
-  const char *want = std::getenv("KILN_VULKAN_DEVICE");
+  const char *want = rt::settingText(options.device, "KILN_VULKAN_DEVICE");
   std::string choice = want ? want : "";
   if (choice.empty() && requestedDevice >= 0)
     choice = std::to_string(requestedDevice);
@@ -407,13 +413,13 @@ Status Context::initDevice() {
   KILN_TRY(usable());
   KILN_TRY(initInstance());
   KILN_ASSIGN_OR_RETURN(VkPhysicalDevice chosen, choosePhysicalDevice());
-  DeviceOptions options;
-  options.robust = envFlag("KILN_VULKAN_ROBUST");
-  options.hostImport = !std::getenv("KILN_VULKAN_HOST_IMPORT") ||
+  DeviceOptions opening;
+  opening.robust = rt::settingFlag(options.robust, "KILN_VULKAN_ROBUST");
+  opening.hostImport = !std::getenv("KILN_VULKAN_HOST_IMPORT") ||
                        envFlag("KILN_VULKAN_HOST_IMPORT");
   if (const char *hide = std::getenv("KILN_VULKAN_HIDE_FEATURES"))
-    options.hideFeatures = hide;
-  KILN_TRY(open(chosen, options));
+    opening.hideFeatures = hide;
+  KILN_TRY(open(chosen, opening));
   // What fails from here leaves no device behind: a later call starts over.
   ScopeExit dropDevice([&] { destroyDeviceObjects(); });
   if (queue.envTiming && !timestamps)

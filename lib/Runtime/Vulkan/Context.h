@@ -17,6 +17,7 @@
 #include "Launcher.h"
 #include "Memory.h"
 #include "Queue.h"
+#include "kiln/Runtime/Runtime.h"
 #include "kiln/Target/SPIRV/Container.h"
 
 #include <atomic>
@@ -44,6 +45,9 @@ public:
   /// The error every call returns once the device was lost or a wait timed
   /// out (success otherwise), and after teardown.
   Status usable() const;
+
+  /// What the program set (rt::Runtime::configure) over the environment.
+  rt::Options options;
 
   // Instance-level; enough to list devices.
   Status initInstance();

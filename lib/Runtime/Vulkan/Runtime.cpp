@@ -38,6 +38,16 @@ class VulkanRuntime final : public rt::Runtime {
 public:
   const char *backend() const override { return "vulkan"; }
 
+  Status configure(const rt::Options &options) override {
+    Locked l;
+    if (l.context.instance)
+      return KILN_ERROR(InvalidArgument,
+                        "the Vulkan runtime's options are set before it "
+                        "starts; its instance exists already");
+    l.context.options.merge(options);
+    return Status::success();
+  }
+
   Status initialize() override {
     Locked l;
     KILN_TRY(l.context.usable());
