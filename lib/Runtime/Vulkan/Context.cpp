@@ -175,13 +175,7 @@ Expected<std::string> Context::writePrintfSettings() {
   return std::move(dir);
 }
 
-Status Context::initInstance() {
-  if (instance)
-    return Status::success();
-  KILN_TRY(usable());
-  std::string error;
-  if (!vk.openLoader(error))
-    return KILN_ERROR(Driver, error);
+Status Context::readSettings() {
   validation = rt::settingFlag(options.validation, "KILN_VULKAN_VALIDATION");
   queue.envTiming = rt::settingFlag(options.timing, "KILN_VULKAN_TIMING");
   if (std::string error;
@@ -191,6 +185,71 @@ Status Context::initInstance() {
   if (const char *v =
           options.timing ? nullptr : std::getenv("KILN_VULKAN_TIMING"))
     queue.upstreamTiming = std::strcmp(v, "upstream") == 0;
+  std::optional<bool> printfSetting = options.printf;
+  if (const char *v = std::getenv("KILN_VULKAN_PRINTF");
+      !printfSetting && v && *v)
+    printfSetting = envFlag("KILN_VULKAN_PRINTF");
+  printfOff = printfSetting && !*printfSetting;
+  printfOn = !printfOff && (printfRequested || printfSetting.value_or(false));
+  executables.validateSPIRV = !std::getenv("KILN_VULKAN_VALIDATE_SPIRV") ||
+                              envFlag("KILN_VULKAN_VALIDATE_SPIRV");
+  return Status::success();
+}
+
+Status Context::addValidationLayer(std::vector<const char *> &layers,
+                                   std::vector<const char *> &extensions) {
+  uint32_t n = 0;
+  vk.vkEnumerateInstanceLayerProperties(&n, nullptr);
+  std::vector<VkLayerProperties> available(n);
+  vk.vkEnumerateInstanceLayerProperties(&n, available.data());
+  bool found = std::any_of(available.begin(), available.end(), [](auto &l) {
+    return std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0;
+  });
+  if (!found)
+    return KILN_ERROR(
+        Unsupported,
+        std::string(validation ? "validation was requested"
+                               : "a kernel prints (gpu.printf), which on "
+                                 "Vulkan runs through the validation "
+                                 "layer's debug printf,") +
+            " but the layer VK_LAYER_KHRONOS_validation is not installed (on "
+            "Debian: vulkan-validationlayers)" +
+            (validation ? "" : "; KILN_VULKAN_PRINTF=0 runs it silently"));
+  layers.push_back("VK_LAYER_KHRONOS_validation");
+  extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+  return Status::success();
+}
+
+void Context::registerTeardownAtExit() {
+  // Exit handlers run in reverse order of registration, and the driver and
+  // the layers the loader has just opened registered their static
+  // destructors: teardown must come before those (the validation layer's
+  // debug printf crashes lavapipe's vkDestroyDevice otherwise).
+  static bool exitHandler = false;
+  if (!exitHandler)
+    std::atexit([] {
+      // An entry point reports an error and exits after releasing the
+      // lock: other threads may be inside the runtime. Teardown waits for
+      // them (unless this thread holds the lock already).
+      Context &context = Context::get();
+      if (Queue::heldLock && Queue::heldLock->owns_lock()) {
+        context.teardown();
+        return;
+      }
+      std::lock_guard<std::mutex> lock(context.mutex);
+      context.teardown();
+    });
+  exitHandler = true;
+}
+
+Status Context::initInstance() {
+  if (instance)
+    return Status::success();
+  KILN_TRY(usable());
+  std::string error;
+  if (!vk.openLoader(error))
+    return KILN_ERROR(Driver, error);
+  KILN_TRY(readSettings());
 
   uint32_t apiVersion = VK_API_VERSION_1_0;
   if (vk.vkEnumerateInstanceVersion)
@@ -204,37 +263,9 @@ Status Context::initInstance() {
         Unsupported,
         "the Vulkan loader supports only Vulkan 1.0; Kiln needs 1.1");
 
-  std::optional<bool> printfSetting = options.printf;
-  if (const char *v = std::getenv("KILN_VULKAN_PRINTF");
-      !printfSetting && v && *v)
-    printfSetting = envFlag("KILN_VULKAN_PRINTF");
-  printfOff = printfSetting && !*printfSetting;
-  printfOn = !printfOff && (printfRequested || printfSetting.value_or(false));
-  executables.validateSPIRV = !std::getenv("KILN_VULKAN_VALIDATE_SPIRV") ||
-                              envFlag("KILN_VULKAN_VALIDATE_SPIRV");
-
   std::vector<const char *> layers, extensions;
-  if (validation || printfOn) {
-    uint32_t n = 0;
-    vk.vkEnumerateInstanceLayerProperties(&n, nullptr);
-    std::vector<VkLayerProperties> available(n);
-    vk.vkEnumerateInstanceLayerProperties(&n, available.data());
-    bool found = std::any_of(available.begin(), available.end(), [](auto &l) {
-      return std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0;
-    });
-    if (!found)
-      return KILN_ERROR(
-          Unsupported,
-          std::string(validation ? "validation was requested"
-                                 : "a kernel prints (gpu.printf), which on "
-                                   "Vulkan runs through the validation "
-                                   "layer's debug printf,") +
-              " but the layer VK_LAYER_KHRONOS_validation is not installed (on "
-              "Debian: vulkan-validationlayers)" +
-              (validation ? "" : "; KILN_VULKAN_PRINTF=0 runs it silently"));
-    layers.push_back("VK_LAYER_KHRONOS_validation");
-    extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-  }
+  if (validation || printfOn)
+    KILN_TRY(addValidationLayer(layers, extensions));
   // Debug printf, with the layer's other checks off unless validation was
   // asked for too.
   VkValidationFeatureEnableEXT printfEnables[] = {
@@ -283,25 +314,7 @@ Status Context::initInstance() {
   KILN_VK(result, "vkCreateInstance");
   instance = created;
   ++stats.instances;
-  // Exit handlers run in reverse order of registration, and the driver and
-  // the layers the loader has just opened registered their static
-  // destructors: teardown must come before those (the validation layer's
-  // debug printf crashes lavapipe's vkDestroyDevice otherwise).
-  static bool exitHandler = false;
-  if (!exitHandler)
-    std::atexit([] {
-      // An entry point reports an error and exits after releasing the
-      // lock: other threads may be inside the runtime. Teardown waits for
-      // them (unless this thread holds the lock already).
-      Context &context = Context::get();
-      if (Queue::heldLock && Queue::heldLock->owns_lock()) {
-        context.teardown();
-        return;
-      }
-      std::lock_guard<std::mutex> lock(context.mutex);
-      context.teardown();
-    });
-  exitHandler = true;
+  registerTeardownAtExit();
   // What fails from here leaves no instance behind: a later call starts
   // over.
   ScopeExit dropInstance([&] {

@@ -123,6 +123,16 @@ public:
 private:
   Context() = default;
   Status createMessenger();
+  /// Reads the options and environment the instance is made from:
+  /// validation, timing, timeout, debug printf, SPIR-V validation.
+  Status readSettings();
+  /// The validation layer (for validation or debug printf) and the debug
+  /// utils extension; an error naming the package when it is missing.
+  Status addValidationLayer(std::vector<const char *> &layers,
+                            std::vector<const char *> &extensions);
+  /// Tears the runtime down at exit, before the driver's and the layers'
+  /// own exit handlers (once per process).
+  void registerTeardownAtExit();
   /// Releases everything the device owns, then the device.
   void destroyDevice();
   /// Releases what initDevice creates (cache, pool, empty buffer), then the
