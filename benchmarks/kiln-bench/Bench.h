@@ -68,7 +68,10 @@ struct Runtime {
 
 /// Opens the backend's runtime next to the executable (../lib) and checks
 /// that a device is there. On failure returns false with `why` set.
-bool openRuntime(const std::string &backend, Runtime &rt, std::string &why);
+/// Opens `backend`'s runtime on `device` (an index or a name; empty: the
+/// runtime's default or its environment variable).
+bool openRuntime(const std::string &backend, const std::string &device,
+                 Runtime &rt, std::string &why);
 
 /// A runtime call that returned an error: the kernel it happened in fails,
 /// and the run goes on unless the device is gone.

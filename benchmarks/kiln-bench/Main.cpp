@@ -158,8 +158,9 @@ static bool parseOptions(int argc, char **argv, Options &o,
       else if (b == "vulkan" || b == "cuda")
         o.backends = {b};
       else {
-        std::fprintf(stderr, "kiln-bench: unknown --backend='%s' (vulkan, "
-                             "cuda or all)\n",
+        std::fprintf(stderr,
+                     "kiln-bench: unknown --backend='%s' (vulkan, "
+                     "cuda or all)\n",
                      v);
         return false;
       }
@@ -171,15 +172,17 @@ static bool parseOptions(int argc, char **argv, Options &o,
       try {
         matchesFilter(o.filter, "");
       } catch (const std::regex_error &e) {
-        std::fprintf(stderr, "kiln-bench: --filter='%s' is not a regular "
-                             "expression: %s\n",
+        std::fprintf(stderr,
+                     "kiln-bench: --filter='%s' is not a regular "
+                     "expression: %s\n",
                      v, e.what());
         return false;
       }
     } else if (const char *v = value("--size")) {
       if (!parseCount(v, o.size) || o.size >= (1ull << 31)) {
-        std::fprintf(stderr, "kiln-bench: --size='%s' must be a count of "
-                             "elements from 1 to 2^31-1 (suffixes K, M, G)\n",
+        std::fprintf(stderr,
+                     "kiln-bench: --size='%s' must be a count of "
+                     "elements from 1 to 2^31-1 (suffixes K, M, G)\n",
                      v);
         return false;
       }
@@ -192,8 +195,9 @@ static bool parseOptions(int argc, char **argv, Options &o,
         std::string item = list.substr(start, comma - start);
         if (!item.empty()) {
           if (!parseCount(item.c_str(), count) || count % 64 || count > 32768) {
-            std::fprintf(stderr, "kiln-bench: SGEMM size '%s' must be a "
-                                 "multiple of 64 up to 32768\n",
+            std::fprintf(stderr,
+                         "kiln-bench: SGEMM size '%s' must be a "
+                         "multiple of 64 up to 32768\n",
                          item.c_str());
             return false;
           }
@@ -205,8 +209,9 @@ static bool parseOptions(int argc, char **argv, Options &o,
       }
     } else if (const char *v = value("--reps")) {
       if (!parseCount(v, count) || count > 1000000) {
-        std::fprintf(stderr, "kiln-bench: --reps='%s' must be from 1 to "
-                             "1000000\n",
+        std::fprintf(stderr,
+                     "kiln-bench: --reps='%s' must be from 1 to "
+                     "1000000\n",
                      v);
         return false;
       }
@@ -215,8 +220,9 @@ static bool parseOptions(int argc, char **argv, Options &o,
       char *end = nullptr;
       unsigned long w = std::strtoul(v, &end, 10);
       if (end == v || *end || w > 1000) {
-        std::fprintf(stderr, "kiln-bench: --warmup='%s' must be from 0 to "
-                             "1000\n",
+        std::fprintf(stderr,
+                     "kiln-bench: --warmup='%s' must be from 0 to "
+                     "1000\n",
                      v);
         return false;
       }
@@ -226,8 +232,9 @@ static bool parseOptions(int argc, char **argv, Options &o,
       char *end = nullptr;
       o.maxSeconds = std::strtod(v, &end);
       if (end == v || *end || !(o.maxSeconds > 0)) {
-        std::fprintf(stderr, "kiln-bench: --max-seconds='%s' must be a "
-                             "positive number\n",
+        std::fprintf(stderr,
+                     "kiln-bench: --max-seconds='%s' must be a "
+                     "positive number\n",
                      v);
         return false;
       }
@@ -241,8 +248,9 @@ static bool parseOptions(int argc, char **argv, Options &o,
       size_t dot = p.find_last_of('.');
       std::string ext = dot == std::string::npos ? "" : p.substr(dot + 1);
       if (ext != "svg" && ext != "png") {
-        std::fprintf(stderr, "kiln-bench: --plot='%s' must name a .svg or "
-                             ".png file\n",
+        std::fprintf(stderr,
+                     "kiln-bench: --plot='%s' must name a .svg or "
+                     ".png file\n",
                      v);
         return false;
       }
@@ -283,17 +291,12 @@ int main(int argc, char **argv) {
   benchmark::Initialize(&restCount, rest.data());
   if (benchmark::ReportUnrecognizedArguments(restCount, rest.data()))
     return 2;
-  if (!options.device.empty()) {
-    setenv("KILN_VULKAN_DEVICE", options.device.c_str(), 1);
-    setenv("KILN_CUDA_DEVICE", options.device.c_str(), 1);
-  }
-
   std::vector<Runtime> runtimes;
   runtimes.reserve(options.backends.size());
   for (const std::string &backend : options.backends) {
     Runtime rt;
     std::string why;
-    if (!openRuntime(backend, rt, why)) {
+    if (!openRuntime(backend, options.device, rt, why)) {
       if (options.backendExplicit) {
         std::fprintf(stderr, "kiln-bench: cannot run on %s: %s\n",
                      backend.c_str(), why.c_str());

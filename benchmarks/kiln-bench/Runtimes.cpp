@@ -1,4 +1,5 @@
-//===- Runtimes.cpp - Opening Kiln's runtimes for kiln-bench ---------------===//
+//===- Runtimes.cpp - Opening Kiln's runtimes for kiln-bench
+//---------------===//
 //
 // Both runtimes export the same mgpu* entry points, so kiln-bench opens each
 // shared library with dlopen (RTLD_LOCAL) and drives it through its C++
@@ -44,8 +45,8 @@ static bool probeVulkan(std::string &why) {
     why = "cannot open the Vulkan loader libvulkan.so.1";
     return false;
   }
-  auto create = reinterpret_cast<PFN_vkCreateInstance>(
-      dlsym(loader, "vkCreateInstance"));
+  auto create =
+      reinterpret_cast<PFN_vkCreateInstance>(dlsym(loader, "vkCreateInstance"));
   auto enumerate = reinterpret_cast<PFN_vkEnumeratePhysicalDevices>(
       dlsym(loader, "vkEnumeratePhysicalDevices"));
   auto destroy = reinterpret_cast<PFN_vkDestroyInstance>(
@@ -133,13 +134,14 @@ static bool resolve(void *handle, F &fn, const char *name, std::string &why) {
   return fn != nullptr;
 }
 
-bool openRuntime(const std::string &backend, Runtime &rt, std::string &why) {
+bool openRuntime(const std::string &backend, const std::string &device,
+                 Runtime &rt, std::string &why) {
   rt.backend = backend;
   bool vulkan = backend == "vulkan";
   if (!(vulkan ? probeVulkan(why) : probeCUDA(why)))
     return false;
-  std::string path = executableDir() + "/../lib/libkiln_" + backend +
-                     "_runtime.so";
+  std::string path =
+      executableDir() + "/../lib/libkiln_" + backend + "_runtime.so";
   rt.handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!rt.handle) {
     const char *error = dlerror();
@@ -151,6 +153,14 @@ bool openRuntime(const std::string &backend, Runtime &rt, std::string &why) {
   if (!resolve(h, api, vulkan ? "kilnVulkanRuntime" : "kilnCudaRuntime", why))
     return false;
   rt.api = api();
+  if (!device.empty()) {
+    kiln::rt::Options options;
+    options.device = device;
+    if (kiln::rt::Status error = rt.api->configure(options)) {
+      why = error.message();
+      return false;
+    }
+  }
   if (kiln::rt::Status error = rt.api->initialize()) {
     why = error.message();
     return false;
@@ -189,13 +199,13 @@ bool openRuntime(const std::string &backend, Runtime &rt, std::string &why) {
     rt.deviceDriver = "CUDA driver " + std::to_string(v / 1000) + "." +
                       std::to_string((v % 1000) / 10);
     rt.chip = "sm_" + std::to_string(d.major) + std::to_string(d.minor);
-    rt.deviceDetails =
-        rt.chip + ", " + std::to_string(d.multiprocessors) +
-        " multiprocessors at " + std::to_string(d.clockKHz / 1000) +
-        " MHz, memory " + std::to_string(d.memoryBusWidth) + "-bit at " +
-        std::to_string(d.memoryClockKHz / 1000) + " MHz, L2 " +
-        std::to_string(d.l2Bytes >> 20) + " MiB, " +
-        std::to_string(d.totalBytes >> 20) + " MiB";
+    rt.deviceDetails = rt.chip + ", " + std::to_string(d.multiprocessors) +
+                       " multiprocessors at " +
+                       std::to_string(d.clockKHz / 1000) + " MHz, memory " +
+                       std::to_string(d.memoryBusWidth) + "-bit at " +
+                       std::to_string(d.memoryClockKHz / 1000) + " MHz, L2 " +
+                       std::to_string(d.l2Bytes >> 20) + " MiB, " +
+                       std::to_string(d.totalBytes >> 20) + " MiB";
     rt.lastLevelCacheBytes = uint64_t(d.l2Bytes);
   }
   return why.empty();
