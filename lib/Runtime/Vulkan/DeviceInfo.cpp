@@ -167,21 +167,17 @@ Expected<std::string> Context::describeDevices() {
     // Where a storage buffer may start: memrefs of static shape or identity
     // layout are bound at their first element, which must be so aligned.
     appendf(out, "  storage buffer offset alignment: %llu bytes\n",
-            static_cast<unsigned long long>(
-                l.minStorageBufferOffsetAlignment));
+            static_cast<unsigned long long>(l.minStorageBufferOffsetAlignment));
   }
   return std::move(out);
 }
 
-Expected<std::string> Context::deviceTargetEnv() {
-  KILN_ASSIGN_OR_RETURN(VkPhysicalDevice chosen, choosePhysicalDevice());
-  DeviceQuery q(*this, chosen);
-  uint32_t api = q.props.apiVersion;
-  const char *version = api >= VK_API_VERSION_1_3   ? "v1.6"
-                        : api >= VK_API_VERSION_1_2 ? "v1.5"
-                                                    : "v1.3";
-  std::vector<std::string> caps = {"Shader"}, exts = {
-      "SPV_KHR_storage_buffer_storage_class"};
+/// The capabilities (and extensions) the device's features allow: 64- and
+/// 16-bit types, 8- and 16-bit storage, buffer addresses, float atomic add,
+/// and the float controls Kiln's pipeline asks for.
+static void featureCapabilities(const DeviceQuery &q,
+                                std::vector<std::string> &caps,
+                                std::vector<std::string> &exts) {
   const VkPhysicalDeviceFeatures &f = q.features.features;
   if (f.shaderFloat64)
     caps.push_back("Float64");
@@ -207,8 +203,7 @@ Expected<std::string> Context::deviceTargetEnv() {
         {q.f12.storagePushConstant8, "StoragePushConstant8", nullptr},
         {q.f11.storageBuffer16BitAccess, "StorageBuffer16BitAccess",
          "SPV_KHR_16bit_storage"},
-        {q.f11.uniformAndStorageBuffer16BitAccess, "StorageUniform16",
-         nullptr},
+        {q.f11.uniformAndStorageBuffer16BitAccess, "StorageUniform16", nullptr},
         {q.f11.storagePushConstant16, "StoragePushConstant16", nullptr},
         {q.f12.bufferDeviceAddress, "PhysicalStorageBufferAddresses",
          "SPV_KHR_physical_storage_buffer"},
@@ -245,6 +240,11 @@ Expected<std::string> Context::deviceTargetEnv() {
         (!f.shaderFloat64 || fc.shaderSignedZeroInfNanPreserveFloat64))
       caps.push_back("SignedZeroInfNanPreserve");
   }
+}
+
+/// The subgroup capabilities the device offers compute shaders.
+static void subgroupCapabilities(const DeviceQuery &q,
+                                 std::vector<std::string> &caps) {
   if (q.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) {
     VkSubgroupFeatureFlags ops = q.subgroup.supportedOperations;
     struct {
@@ -265,8 +265,12 @@ Expected<std::string> Context::deviceTargetEnv() {
       if (ops & t.bit)
         caps.push_back(t.cap);
   }
+}
+
+/// "VENDOR:TYPE, " for the target env, or nothing for an unknown vendor.
+static std::string vendorAndType(const VkPhysicalDeviceProperties &props) {
   const char *vendor = nullptr;
-  switch (q.props.vendorID) {
+  switch (props.vendorID) {
   case 0x10DE:
     vendor = "NVIDIA";
     break;
@@ -289,7 +293,7 @@ Expected<std::string> Context::deviceTargetEnv() {
     vendor = "Unknown";
   }
   const char *type = "Unknown";
-  switch (q.props.deviceType) {
+  switch (props.deviceType) {
   case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
     type = "DiscreteGPU";
     break;
@@ -306,6 +310,22 @@ Expected<std::string> Context::deviceTargetEnv() {
   default:
     break;
   }
+  if (std::strcmp(vendor, "Unknown") == 0)
+    return std::string();
+  return std::string(vendor) + ":" + type + ", ";
+}
+
+Expected<std::string> Context::deviceTargetEnv() {
+  KILN_ASSIGN_OR_RETURN(VkPhysicalDevice chosen, choosePhysicalDevice());
+  DeviceQuery q(*this, chosen);
+  uint32_t api = q.props.apiVersion;
+  const char *version = api >= VK_API_VERSION_1_3   ? "v1.6"
+                        : api >= VK_API_VERSION_1_2 ? "v1.5"
+                                                    : "v1.3";
+  std::vector<std::string> caps = {"Shader"},
+                           exts = {"SPV_KHR_storage_buffer_storage_class"};
+  featureCapabilities(q, caps, exts);
+  subgroupCapabilities(q, caps);
   auto join = [](const std::vector<std::string> &v) {
     std::string s;
     for (const std::string &x : v)
@@ -316,9 +336,7 @@ Expected<std::string> Context::deviceTargetEnv() {
   std::string text =
       std::string("#spirv.target_env<#spirv.vce<") + version + ", [" +
       join(caps) + "], [" + join(exts) + "]>, api=Vulkan, " +
-      (std::strcmp(vendor, "Unknown") == 0
-           ? std::string()
-           : std::string(vendor) + ":" + type + ", ") +
+      vendorAndType(q.props) +
       "#spirv.resource_limits<max_compute_shared_memory_size = " +
       std::to_string(l.maxComputeSharedMemorySize) +
       ", max_compute_workgroup_invocations = " +
