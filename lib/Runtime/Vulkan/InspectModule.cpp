@@ -12,6 +12,9 @@
 #include "Context.h"
 #include "kiln/Target/SPIRV/PrintfFormat.h"
 
+#include <spirv/unified1/NonSemanticDebugPrintf.h>
+#include <spirv/unified1/spirv.h>
+
 #include <cstring>
 #include <map>
 
@@ -37,28 +40,27 @@ static bool scanEntryPoints(const std::vector<uint32_t> &words,
               " runs past the end of the module";
       return false;
     }
-    const uint32_t kOpEntryPoint = 15, kGLCompute = 5;
     // The literal string that starts at operand word `first`.
     auto literal = [&](uint32_t first) {
       const char *chars = reinterpret_cast<const char *>(&words[i + first]);
       return std::string(chars, strnlen(chars, (count - first) * 4));
     };
-    if (opcode == kOpEntryPoint && count >= 4 && words[i + 1] == kGLCompute)
+    if (opcode == SpvOpEntryPoint && count >= 4 &&
+        words[i + 1] == SpvExecutionModelGLCompute)
       names.push_back(literal(3));
-    const uint32_t kOpString = 7, kOpExtInstImport = 11, kOpExtInst = 12,
-                   kDebugPrintf = 1;
-    if (opcode == kOpExtInstImport && count >= 3 &&
+    if (opcode == SpvOpExtInstImport && count >= 3 &&
         literal(2) == "NonSemantic.DebugPrintf") {
       debugPrintf = true;
       printfSet = words[i + 1];
     }
-    if (opcode == kOpString && count >= 3)
+    if (opcode == SpvOpString && count >= 3)
       strings[words[i + 1]] = literal(2);
     // A debug printf's format is checked as the compiler checks it: the
     // validation layer gives it to snprintf, which would read (%s) or write
     // (%n) memory that is not there. It takes one value per conversion.
-    if (opcode == kOpExtInst && count >= 6 && printfSet &&
-        words[i + 3] == printfSet && words[i + 4] == kDebugPrintf) {
+    if (opcode == SpvOpExtInst && count >= 6 && printfSet &&
+        words[i + 3] == printfSet &&
+        words[i + 4] == NonSemanticDebugPrintfDebugPrintf) {
       auto format = strings.find(words[i + 5]);
       if (format == strings.end()) {
         error = "a debug printf's format is not an OpString declared before it";
