@@ -2,6 +2,8 @@
 
 #include "Capabilities.h"
 
+#include <spirv/unified1/spirv.h>
+
 #include <cstring>
 
 namespace kiln {
@@ -12,7 +14,8 @@ namespace {
 /// Returns a pointer to the named feature's flag in `c` (const or not), or
 /// null.
 template <typename Caps>
-auto featureFlag(Caps &c, const std::string &name) -> decltype(&c.core.shaderFloat64) {
+auto featureFlag(Caps &c, const std::string &name)
+    -> decltype(&c.core.shaderFloat64) {
   struct Entry {
     const char *name;
     decltype(&c.core.shaderFloat64) flag;
@@ -67,44 +70,6 @@ VkBool32 *floatControlFlag(DeviceCapabilities &c, const std::string &name) {
   return nullptr;
 }
 
-enum : uint32_t {
-  kFloat16 = 9,
-  kFloat64 = 10,
-  kInt64 = 11,
-  kInt64Atomics = 12,
-  kInt16 = 22,
-  kInt8 = 39,
-  kGroupNonUniform = 61,
-  kGroupNonUniformVote = 62,
-  kGroupNonUniformArithmetic = 63,
-  kGroupNonUniformBallot = 64,
-  kGroupNonUniformShuffle = 65,
-  kGroupNonUniformShuffleRelative = 66,
-  kGroupNonUniformClustered = 67,
-  kGroupNonUniformQuad = 68,
-  kStorageBuffer16BitAccess = 4433,
-  kUniformAndStorageBuffer16BitAccess = 4434,
-  kStoragePushConstant16 = 4435,
-  kStorageBuffer8BitAccess = 4448,
-  kUniformAndStorageBuffer8BitAccess = 4449,
-  kStoragePushConstant8 = 4450,
-  kVariablePointersStorageBuffer = 4441,
-  kVariablePointers = 4442,
-  kVulkanMemoryModel = 5345,
-  kPhysicalStorageBufferAddresses = 5347,
-  kDotProductInputAll = 6016,
-  kDotProductInput4x8Bit = 6017,
-  kDotProductInput4x8BitPacked = 6018,
-  kDotProduct = 6019,
-  kAtomicFloat32AddEXT = 6033,
-  kAtomicFloat64AddEXT = 6034,
-};
-
-constexpr uint32_t kOpCapability = 17;
-constexpr uint32_t kOpExecutionMode = 16;
-constexpr uint32_t kOpFunction = 54;
-constexpr uint32_t kSignedZeroInfNanPreserve = 4461; // execution mode
-
 struct Requirement {
   uint32_t capability;
   const char *capabilityName;
@@ -114,57 +79,63 @@ struct Requirement {
 };
 
 const Requirement kRequirements[] = {
-    {kFloat16, "Float16", "shaderFloat16", 0},
-    {kFloat64, "Float64", "shaderFloat64", 0},
-    {kInt64, "Int64", "shaderInt64", 0},
-    {kInt64Atomics, "Int64Atomics", "shaderBufferInt64Atomics", 0},
-    {kInt16, "Int16", "shaderInt16", 0},
-    {kInt8, "Int8", "shaderInt8", 0},
-    {kStorageBuffer16BitAccess, "StorageBuffer16BitAccess",
+    {SpvCapabilityFloat16, "Float16", "shaderFloat16", 0},
+    {SpvCapabilityFloat64, "Float64", "shaderFloat64", 0},
+    {SpvCapabilityInt64, "Int64", "shaderInt64", 0},
+    {SpvCapabilityInt64Atomics, "Int64Atomics", "shaderBufferInt64Atomics", 0},
+    {SpvCapabilityInt16, "Int16", "shaderInt16", 0},
+    {SpvCapabilityInt8, "Int8", "shaderInt8", 0},
+    {SpvCapabilityStorageBuffer16BitAccess, "StorageBuffer16BitAccess",
      "storageBuffer16BitAccess", 0},
-    {kUniformAndStorageBuffer16BitAccess, "UniformAndStorageBuffer16BitAccess",
-     "uniformAndStorageBuffer16BitAccess", 0},
-    {kStoragePushConstant16, "StoragePushConstant16", "storagePushConstant16",
+    {SpvCapabilityUniformAndStorageBuffer16BitAccess,
+     "UniformAndStorageBuffer16BitAccess", "uniformAndStorageBuffer16BitAccess",
      0},
-    {kStorageBuffer8BitAccess, "StorageBuffer8BitAccess",
+    {SpvCapabilityStoragePushConstant16, "StoragePushConstant16",
+     "storagePushConstant16", 0},
+    {SpvCapabilityStorageBuffer8BitAccess, "StorageBuffer8BitAccess",
      "storageBuffer8BitAccess", 0},
-    {kUniformAndStorageBuffer8BitAccess, "UniformAndStorageBuffer8BitAccess",
-     "uniformAndStorageBuffer8BitAccess", 0},
-    {kStoragePushConstant8, "StoragePushConstant8", "storagePushConstant8", 0},
-    {kVariablePointersStorageBuffer, "VariablePointersStorageBuffer",
-     "variablePointersStorageBuffer", 0},
-    {kVariablePointers, "VariablePointers", "variablePointers", 0},
-    {kVulkanMemoryModel, "VulkanMemoryModel", "vulkanMemoryModel", 0},
-    {kPhysicalStorageBufferAddresses, "PhysicalStorageBufferAddresses",
-     "bufferDeviceAddress", 0},
-    {kDotProduct, "DotProduct", "shaderIntegerDotProduct", 0},
-    {kDotProductInputAll, "DotProductInputAll", "shaderIntegerDotProduct", 0},
-    {kDotProductInput4x8Bit, "DotProductInput4x8Bit", "shaderIntegerDotProduct",
+    {SpvCapabilityUniformAndStorageBuffer8BitAccess,
+     "UniformAndStorageBuffer8BitAccess", "uniformAndStorageBuffer8BitAccess",
      0},
-    {kDotProductInput4x8BitPacked, "DotProductInput4x8BitPacked",
+    {SpvCapabilityStoragePushConstant8, "StoragePushConstant8",
+     "storagePushConstant8", 0},
+    {SpvCapabilityVariablePointersStorageBuffer,
+     "VariablePointersStorageBuffer", "variablePointersStorageBuffer", 0},
+    {SpvCapabilityVariablePointers, "VariablePointers", "variablePointers", 0},
+    {SpvCapabilityVulkanMemoryModel, "VulkanMemoryModel", "vulkanMemoryModel",
+     0},
+    {SpvCapabilityPhysicalStorageBufferAddresses,
+     "PhysicalStorageBufferAddresses", "bufferDeviceAddress", 0},
+    {SpvCapabilityDotProduct, "DotProduct", "shaderIntegerDotProduct", 0},
+    {SpvCapabilityDotProductInputAll, "DotProductInputAll",
+     "shaderIntegerDotProduct", 0},
+    {SpvCapabilityDotProductInput4x8Bit, "DotProductInput4x8Bit",
+     "shaderIntegerDotProduct", 0},
+    {SpvCapabilityDotProductInput4x8BitPacked, "DotProductInput4x8BitPacked",
      "shaderIntegerDotProduct", 0},
     // Buffer atomics; a workgroup-memory float atomic also needs
     // shaderSharedFloat*AtomicAdd, which the device target env asks for
     // before it offers the capability.
-    {kAtomicFloat32AddEXT, "AtomicFloat32AddEXT",
+    {SpvCapabilityAtomicFloat32AddEXT, "AtomicFloat32AddEXT",
      "shaderBufferFloat32AtomicAdd", 0},
-    {kAtomicFloat64AddEXT, "AtomicFloat64AddEXT",
+    {SpvCapabilityAtomicFloat64AddEXT, "AtomicFloat64AddEXT",
      "shaderBufferFloat64AtomicAdd", 0},
-    {kGroupNonUniform, "GroupNonUniform", nullptr,
+    {SpvCapabilityGroupNonUniform, "GroupNonUniform", nullptr,
      VK_SUBGROUP_FEATURE_BASIC_BIT},
-    {kGroupNonUniformVote, "GroupNonUniformVote", nullptr,
+    {SpvCapabilityGroupNonUniformVote, "GroupNonUniformVote", nullptr,
      VK_SUBGROUP_FEATURE_VOTE_BIT},
-    {kGroupNonUniformArithmetic, "GroupNonUniformArithmetic", nullptr,
-     VK_SUBGROUP_FEATURE_ARITHMETIC_BIT},
-    {kGroupNonUniformBallot, "GroupNonUniformBallot", nullptr,
+    {SpvCapabilityGroupNonUniformArithmetic, "GroupNonUniformArithmetic",
+     nullptr, VK_SUBGROUP_FEATURE_ARITHMETIC_BIT},
+    {SpvCapabilityGroupNonUniformBallot, "GroupNonUniformBallot", nullptr,
      VK_SUBGROUP_FEATURE_BALLOT_BIT},
-    {kGroupNonUniformShuffle, "GroupNonUniformShuffle", nullptr,
+    {SpvCapabilityGroupNonUniformShuffle, "GroupNonUniformShuffle", nullptr,
      VK_SUBGROUP_FEATURE_SHUFFLE_BIT},
-    {kGroupNonUniformShuffleRelative, "GroupNonUniformShuffleRelative", nullptr,
+    {SpvCapabilityGroupNonUniformShuffleRelative,
+     "GroupNonUniformShuffleRelative", nullptr,
      VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT},
-    {kGroupNonUniformClustered, "GroupNonUniformClustered", nullptr,
+    {SpvCapabilityGroupNonUniformClustered, "GroupNonUniformClustered", nullptr,
      VK_SUBGROUP_FEATURE_CLUSTERED_BIT},
-    {kGroupNonUniformQuad, "GroupNonUniformQuad", nullptr,
+    {SpvCapabilityGroupNonUniformQuad, "GroupNonUniformQuad", nullptr,
      VK_SUBGROUP_FEATURE_QUAD_BIT},
 };
 
@@ -202,7 +173,8 @@ template <typename T> static void storeKeepingChain(const T &from, T *to) {
   to->pNext = next;
 }
 
-void storeFeatures(const DeviceCapabilities &caps, VkPhysicalDeviceFeatures &core,
+void storeFeatures(const DeviceCapabilities &caps,
+                   VkPhysicalDeviceFeatures &core,
                    VkPhysicalDeviceVulkan11Features *v11,
                    VkPhysicalDeviceVulkan12Features *v12,
                    VkPhysicalDeviceVulkan13Features *v13) {
@@ -224,15 +196,16 @@ bool hideFeatures(const std::string &list, DeviceCapabilities &caps,
       if (name.rfind("subgroup:", 0) == 0) {
         std::string op = name.substr(9);
         bool found = false;
-        for (VkSubgroupFeatureFlags bit = 1; bit <= VK_SUBGROUP_FEATURE_QUAD_BIT;
-             bit <<= 1)
+        for (VkSubgroupFeatureFlags bit = 1;
+             bit <= VK_SUBGROUP_FEATURE_QUAD_BIT; bit <<= 1)
           if (op == subgroupBitName(bit)) {
             caps.subgroupOperations &= ~bit;
             found = true;
           }
         if (!found) {
           error = "KILN_VULKAN_HIDE_FEATURES: unknown subgroup operation "
-                  "class '" + op + "'";
+                  "class '" +
+                  op + "'";
           return false;
         }
       } else if (VkBool32 *flag = featureFlag(caps, name)) {
@@ -266,25 +239,28 @@ std::string missingCapability(const std::vector<uint32_t> &words,
   for (size_t i = 5; i < words.size();) {
     uint32_t opcode = words[i] & 0xffff;
     uint32_t count = words[i] >> 16;
-    if (count == 0 || i + count > words.size() || opcode == kOpFunction)
+    if (count == 0 || i + count > words.size() || opcode == SpvOpFunction)
       break;
-    if (opcode == kOpExecutionMode && count >= 4 &&
-        words[i + 2] == kSignedZeroInfNanPreserve && caps.floatControlsKnown) {
+    if (opcode == SpvOpExecutionMode && count >= 4 &&
+        words[i + 2] == SpvExecutionModeSignedZeroInfNanPreserve &&
+        caps.floatControlsKnown) {
       uint32_t width = words[i + 3];
       const VkPhysicalDeviceFloatControlsProperties &fc = caps.floatControls;
-      VkBool32 supported = width == 16   ? fc.shaderSignedZeroInfNanPreserveFloat16
-                           : width == 32 ? fc.shaderSignedZeroInfNanPreserveFloat32
-                           : width == 64 ? fc.shaderSignedZeroInfNanPreserveFloat64
-                                         : VK_FALSE;
+      VkBool32 supported =
+          width == 16   ? fc.shaderSignedZeroInfNanPreserveFloat16
+          : width == 32 ? fc.shaderSignedZeroInfNanPreserveFloat32
+          : width == 64 ? fc.shaderSignedZeroInfNanPreserveFloat64
+                        : VK_FALSE;
       if (!supported)
         return "execution mode SignedZeroInfNanPreserve for " +
                std::to_string(width) +
-               "-bit floats (Vulkan property shaderSignedZeroInfNanPreserveFloat" +
+               "-bit floats (Vulkan property "
+               "shaderSignedZeroInfNanPreserveFloat" +
                std::to_string(width) +
                "; compile with --fast-math to let the driver ignore NaNs, "
                "infinities and signed zeros)";
     }
-    if (opcode == kOpCapability && count >= 2) {
+    if (opcode == SpvOpCapability && count >= 2) {
       uint32_t capability = words[i + 1];
       for (const Requirement &r : kRequirements) {
         if (r.capability != capability)
