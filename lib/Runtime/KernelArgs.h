@@ -143,6 +143,26 @@ inline ScalarEncoding encodeScalar(const container::ArgInfo &arg,
   return ScalarEncoding::Ok;
 }
 
+/// What a launch reports when encodeScalar refused argument `index` of
+/// kernel `kernel` ("" for Ok), the same on every runtime.
+inline std::string scalarEncodingError(ScalarEncoding encoding,
+                                       const std::string &kernel,
+                                       size_t index) {
+  switch (encoding) {
+  case ScalarEncoding::Ok:
+    break;
+  case ScalarEncoding::IndexOverflow:
+    return "kernel '" + kernel + "' argument " + std::to_string(index) +
+           " (index) does not fit the kernel's 32-bit index (compile with "
+           "use-64bit-index)";
+  case ScalarEncoding::UnknownType:
+    return "kernel '" + kernel +
+           "' has an argument of unknown scalar type; the container is "
+           "corrupt";
+  }
+  return std::string();
+}
+
 /// The number of `params` entries the argument table takes: 3 + 2N per
 /// memref of rank N, one per scalar.
 inline size_t paramCount(const container::KernelInfo &kernel) {

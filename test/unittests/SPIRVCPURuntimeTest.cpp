@@ -1442,3 +1442,28 @@ TEST(SPIRVCPURuntime, OptionsAreSetBeforeTheWorkersStart) {
   timing.timing = false;
   EXPECT_FALSE(cpu().configure(timing));
 }
+
+/// One text per encodeScalar refusal, shared by the Vulkan and spirv-cpu
+/// launches: an index past 32 bits names the kernel, the argument and the
+/// option that widens it.
+TEST(KernelArgs, ScalarEncodingErrorsNameTheKernelAndArgument) {
+  container::ArgInfo index;
+  index.kind = ArgKind::Scalar;
+  index.scalarType = container::ScalarType::Index;
+  index.size = 4;
+  int64_t big = int64_t(1) << 40;
+  uint8_t field[8];
+  unsigned bytes = 0;
+  rt::ScalarEncoding encoding = rt::encodeScalar(index, &big, field, bytes);
+  EXPECT_EQ(encoding, rt::ScalarEncoding::IndexOverflow);
+  EXPECT_EQ(rt::scalarEncodingError(encoding, "k", 2),
+            "kernel 'k' argument 2 (index) does not fit the kernel's 32-bit "
+            "index (compile with use-64bit-index)");
+  EXPECT_EQ(rt::scalarEncodingError(rt::ScalarEncoding::UnknownType, "k", 0),
+            "kernel 'k' has an argument of unknown scalar type; the container "
+            "is corrupt");
+  int64_t small = 7;
+  EXPECT_EQ(rt::encodeScalar(index, &small, field, bytes),
+            rt::ScalarEncoding::Ok);
+  EXPECT_EQ(rt::scalarEncodingError(rt::ScalarEncoding::Ok, "k", 0), "");
+}

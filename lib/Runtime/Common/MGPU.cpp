@@ -1,5 +1,4 @@
-//===- MGPU.cpp - Upstream's mgpu* ABI, once for every runtime
-//--------------===//
+//===- MGPU.cpp - Upstream's mgpu* ABI, once for every runtime -----------===//
 //
 // Every runtime library compiles this file: the mgpu* entry points
 // (kiln/Runtime/MGPU.h) over the library's C++ interface

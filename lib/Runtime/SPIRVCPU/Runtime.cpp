@@ -620,19 +620,10 @@ Status SPIRVCPURuntime::decode(const Kernel &kernel, void **params,
     if (arg.kind == ArgKind::Scalar) {
       uint8_t field[8];
       unsigned bytes = 0;
-      switch (rt::encodeScalar(arg, params[p++], field, bytes)) {
-      case rt::ScalarEncoding::Ok:
-        break;
-      case rt::ScalarEncoding::IndexOverflow:
-        return KILN_ERROR(InvalidArgument,
-                          argText + " (index) does not fit the kernel's "
-                                    "32-bit index (compile with "
-                                    "use-64bit-index)");
-      case rt::ScalarEncoding::UnknownType:
-        return KILN_ERROR(InvalidArgument,
-                          prefix + "has an argument of unknown scalar type; "
-                                   "the container is corrupt");
-      }
+      if (std::string why = rt::scalarEncodingError(
+              rt::encodeScalar(arg, params[p++], field, bytes), kernel.name, a);
+          !why.empty())
+        return KILN_ERROR(InvalidArgument, why);
       KILN_TRY(writePC(arg.pushConstantOffset, field, bytes));
       continue;
     }
@@ -815,8 +806,10 @@ Status SPIRVCPURuntime::launch(void *function, rt::Dim3 grid, rt::Dim3 block,
   Status status = executor->run(run, timeoutSeconds, executeUs);
   KilnTimingCallback callback;
   void *user;
+  bool printTiming;
   {
     std::lock_guard<std::mutex> lock(mutex);
+    printTiming = envTiming; // configure may change it on another thread
     ++counters.launches;
     counters.workgroups += run->workgroups;
     counters.fiberLaunches += run->fibers;
@@ -829,7 +822,7 @@ Status SPIRVCPURuntime::launch(void *function, rt::Dim3 grid, rt::Dim3 block,
   double hostUs = std::chrono::duration<double, std::micro>(
                       std::chrono::steady_clock::now() - start)
                       .count();
-  if (envTiming)
+  if (printTiming)
     std::fprintf(stderr, "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f\n",
                  kernel->name.c_str(), executeUs, hostUs);
   if (callback)

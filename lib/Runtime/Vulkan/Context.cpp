@@ -440,7 +440,7 @@ Status Context::initDevice() {
                  "kiln-vulkan: device '%s' has no compute timestamps; "
                  "--print-timing reports host time only\n",
                  properties.deviceName);
-  queue.timing = (queue.envTiming || queue.timingCallback) && timestamps;
+  queue.chooseTiming(timestamps);
   KILN_TRY(executables.openCache());
   KILN_TRY(queue.open());
   KILN_TRY(launcher.open());
@@ -521,7 +521,7 @@ Status Context::setTimingCallback(KilnTimingCallback callback, void *user) {
   queue.timingCallback = callback;
   queue.timingUser = user;
   if (device)
-    queue.timing = (queue.envTiming || queue.timingCallback) && timestamps;
+    queue.chooseTiming(timestamps);
   return Status::success();
 }
 
@@ -561,10 +561,8 @@ Status Context::unloadModule(Module *module) {
 }
 
 Expected<Kernel *> Context::getKernel(Module *module, const char *name) {
-  if (module && name && !module->shader) {
-    KILN_TRY(checkModule(module, "mgpuModuleGetFunction"));
+  if (module && name && !module->shader)
     KILN_TRY(createShader(module));
-  }
   return executables.getKernel(module, name);
 }
 

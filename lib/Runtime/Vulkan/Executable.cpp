@@ -158,7 +158,6 @@ Expected<Kernel *> Executables::getKernel(Module *module, const char *name) {
   if (!name)
     return KILN_ERROR(InvalidArgument,
                       "mgpuModuleGetFunction with a null kernel name");
-  KILN_TRY(checkModule(module, "mgpuModuleGetFunction"));
   if (!module->shader)
     return KILN_ERROR(InvalidArgument,
                       "mgpuModuleGetFunction before the module's shader was "

@@ -101,6 +101,8 @@ public:
 
   /// Kernel `name` of `module`, whose shader exists: its pipeline made
   /// from the container's table, checked against the device's limits.
+  /// `module` is one this unit loaded: the mgpu* boundary looked it up
+  /// (checkModule) before, once per call.
   Expected<Kernel *> getKernel(Module *module, const char *name);
   /// Makes `kernel`'s layouts and pipeline (raw SPIR-V: for `rawBuffers`
   /// buffers). The device is done with the old ones.

@@ -296,23 +296,11 @@ Status Launcher::decode(Kernel *kernel, void **params, size_t paramsCount,
       if (a.kind == ArgKind::Scalar) {
         uint8_t field[8];
         unsigned bytes = 0;
-        switch (rt::encodeScalar(a, params[p++], field, bytes)) {
-        case rt::ScalarEncoding::Ok:
-          break;
-        case rt::ScalarEncoding::IndexOverflow:
-          return KILN_ERROR(
-              InvalidArgument,
-              "kernel '" + kernel->name + "' argument " +
-                  std::to_string(&a - info->args.data()) +
-                  " (index) does not fit the kernel's 32-bit index (compile "
-                  "with use-64bit-index)");
-        case rt::ScalarEncoding::UnknownType:
-          return KILN_ERROR(
-              InvalidArgument,
-              "kernel '" + kernel->name +
-                  "' has an argument of unknown scalar type; the container is "
-                  "corrupt");
-        }
+        if (std::string why = rt::scalarEncodingError(
+                rt::encodeScalar(a, params[p++], field, bytes), kernel->name,
+                &a - info->args.data());
+            !why.empty())
+          return KILN_ERROR(InvalidArgument, why);
         KILN_TRY(pc.write(a.pushConstantOffset, field, bytes));
         continue;
       }

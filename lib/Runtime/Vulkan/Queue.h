@@ -75,6 +75,12 @@ public:
   /// KILN_TIMEOUT: the longest wait for the device, in seconds (0: none).
   double timeoutSeconds = 0;
 
+  /// Launches write timestamps when someone reads them (KILN_VULKAN_TIMING
+  /// or a callback) and the queue has them.
+  void chooseTiming(bool queueHasTimestamps) {
+    timing = (envTiming || timingCallback) && queueHasTimestamps;
+  }
+
   /// The command pool, made when the device opens and released before it
   /// closes (after releaseAll).
   Status open();
