@@ -1443,6 +1443,235 @@ TEST(SPIRVCPURuntime, OptionsAreSetBeforeTheWorkersStart) {
   EXPECT_FALSE(cpu().configure(timing));
 }
 
+//===----------------------------------------------------------------------===//
+// Handles are looked up
+//===----------------------------------------------------------------------===//
+
+/// A kernel handle is looked up among the kernels of the loaded modules at
+/// each launch: null, foreign and stale (its module unloaded) ones are
+/// refused instead of read.
+TEST(SPIRVCPURuntime, StaleAndForeignKernelHandlesAreRefused) {
+  static const KernelDesc desc = {
+      kABIVersion, 0, 0, 0, 0, 0, 0, 0, "stale", nullptr, nullptr, nullptr};
+  std::vector<uint8_t> bytes =
+      makeContainer({{&desc, nopKernel, {}, {1, 1, 1}}}, 101);
+  auto module = cpu().loadModule(bytes.data(), bytes.size());
+  ASSERT_TRUE(bool(module));
+  auto f = cpu().getFunction(*module, "stale");
+  ASSERT_TRUE(bool(f));
+  EXPECT_FALSE(launch(*f, {1, 1, 1}, {1, 1, 1}, {}));
+  // The same handle at the second lookup.
+  auto again = cpu().getFunction(*module, "stale");
+  ASSERT_TRUE(bool(again));
+  EXPECT_EQ(*again, *f);
+
+  rt::Status s = launch(nullptr, {1, 1, 1}, {1, 1, 1}, {});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s.message(), "mgpuLaunchKernel with a null function");
+  int foreign = 0;
+  s = launch(&foreign, {1, 1, 1}, {1, 1, 1}, {});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s.kind(), rt::ErrorKind::InvalidArgument);
+  EXPECT_NE(s.message().find(", which is no kernel of a loaded module "
+                             "(mgpuModuleGetFunction did not return it, or "
+                             "its module was unloaded)"),
+            std::string::npos)
+      << s.message();
+  // The module handle is no kernel either.
+  EXPECT_TRUE(launch(*module, {1, 1, 1}, {1, 1, 1}, {}));
+
+  ASSERT_FALSE(cpu().unloadModule(*module));
+  s = launch(*f, {1, 1, 1}, {1, 1, 1}, {});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s.kind(), rt::ErrorKind::InvalidArgument);
+  EXPECT_EQ(s.message().rfind("mgpuLaunchKernel of 0x", 0), 0u) << s.message();
+  EXPECT_NE(s.message().find("which is no kernel of a loaded module"),
+            std::string::npos);
+  auto stale = cpu().getFunction(*module, "stale");
+  ASSERT_FALSE(bool(stale));
+  EXPECT_NE(stale.error().message().find("mgpuModuleGetFunction on 0x"),
+            std::string::npos);
+  EXPECT_NE(stale.error().message().find(", which is no loaded module"),
+            std::string::npos);
+
+  // Loaded again, the module's kernel is a new handle that launches.
+  module = cpu().loadModule(bytes.data(), bytes.size());
+  ASSERT_TRUE(bool(module));
+  f = cpu().getFunction(*module, "stale");
+  ASSERT_TRUE(bool(f));
+  EXPECT_FALSE(launch(*f, {1, 1, 1}, {1, 1, 1}, {}));
+  EXPECT_FALSE(cpu().unloadModule(*module));
+}
+
+TEST(SPIRVCPURuntime, StreamEventAndModuleHandlesAreRefused) {
+  int foreign = 0;
+  rt::Status s = cpu().synchronize(&foreign);
+  ASSERT_TRUE(s);
+  EXPECT_NE(s.message().find("mgpuStreamSynchronize on 0x"), std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find(", which is no stream"), std::string::npos);
+  auto stream = cpu().createStream();
+  ASSERT_TRUE(bool(stream));
+  auto event = cpu().createEvent();
+  ASSERT_TRUE(bool(event));
+  // A stream is no event and an event no stream.
+  s = cpu().recordEvent(*stream, *stream);
+  ASSERT_TRUE(s);
+  EXPECT_NE(s.message().find("mgpuEventRecord on"), std::string::npos);
+  EXPECT_NE(s.message().find(", which is no event"), std::string::npos);
+  s = cpu().streamWaitEvent(*event, *event);
+  ASSERT_TRUE(s);
+  EXPECT_NE(s.message().find("mgpuStreamWaitEvent on"), std::string::npos);
+  EXPECT_NE(s.message().find(", which is no stream"), std::string::npos);
+  s = cpu().fill32(&foreign, 0, 1, *event);
+  ASSERT_TRUE(s);
+  EXPECT_NE(s.message().find("mgpuMemset on"), std::string::npos);
+  EXPECT_EQ(foreign, 0);
+  EXPECT_FALSE(cpu().destroyEvent(*event));
+  s = cpu().synchronizeEvent(*event);
+  ASSERT_TRUE(s);
+  EXPECT_NE(s.message().find("mgpuEventSynchronize on"), std::string::npos);
+  s = cpu().destroyEvent(*event);
+  ASSERT_TRUE(s);
+  EXPECT_NE(s.message().find("mgpuEventDestroy on"), std::string::npos);
+  EXPECT_FALSE(cpu().destroyStream(*stream));
+  s = cpu().destroyStream(*stream);
+  ASSERT_TRUE(s);
+  EXPECT_NE(s.message().find("mgpuStreamDestroy of"), std::string::npos);
+
+  s = cpu().unloadModule(&foreign);
+  ASSERT_TRUE(s);
+  EXPECT_NE(s.message().find("mgpuModuleUnload of 0x"), std::string::npos);
+  EXPECT_NE(s.message().find(", which is no loaded module"), std::string::npos);
+  auto f = cpu().getFunction(&foreign, "k");
+  ASSERT_FALSE(bool(f));
+  EXPECT_NE(f.error().message().find(", which is no loaded module"),
+            std::string::npos);
+  auto m = cpu().loadModule(nullptr, 16);
+  ASSERT_FALSE(bool(m));
+  EXPECT_EQ(m.error().message(), "cannot load GPU module: null data pointer");
+  static const KernelDesc desc = {
+      kABIVersion, 0, 0, 0, 0, 0, 0, 0, "named", nullptr, nullptr, nullptr};
+  std::vector<uint8_t> bytes =
+      makeContainer({{&desc, nopKernel, {}, {1, 1, 1}}}, 102);
+  m = cpu().loadModule(bytes.data(), bytes.size());
+  ASSERT_TRUE(bool(m));
+  f = cpu().getFunction(*m, nullptr);
+  ASSERT_FALSE(bool(f));
+  EXPECT_EQ(f.error().message(),
+            "mgpuModuleGetFunction with a null kernel name");
+  EXPECT_FALSE(cpu().unloadModule(*m));
+
+  EXPECT_FALSE(cpu().setDefaultDevice(0));
+  s = cpu().setDefaultDevice(1);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s.message(), "mgpuSetDefaultDevice(1): the spirv-cpu runtime has "
+                         "one device, the host CPU (0)");
+}
+
+TEST(SPIRVCPURuntime, CopiesAndFillsAreChecked) {
+  auto a = cpu().allocate(64, false);
+  auto b = cpu().allocate(64, false);
+  ASSERT_TRUE(bool(a) && bool(b));
+  rt::Status s = cpu().copy(nullptr, *a, 8, nullptr);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s.message(), "mgpuMemcpy of 8 bytes with a null pointer");
+  EXPECT_FALSE(cpu().copy(nullptr, nullptr, 0, nullptr)); // Nothing to copy.
+  s = cpu().fill(nullptr, 0, 2, 4, nullptr);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s.message(), "mgpuMemset16 of a null pointer");
+  s = cpu().fill(*a, 0, 4, SIZE_MAX / 2, nullptr);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s.message(), "mgpuMemset32 of " + std::to_string(SIZE_MAX / 2) +
+                             " elements overflows a size");
+  // A range that starts before an allocation and reaches into it.
+  std::vector<uint8_t> host(64);
+  auto *before = static_cast<uint8_t *>(*b) - 8;
+  s = cpu().copy(host.data(), before, 16, nullptr);
+  // (Past the end of `a` where the two are adjacent.)
+  ASSERT_TRUE(s);
+  EXPECT_NE(s.message().find("-byte allocation (gpu.alloc)"), std::string::npos)
+      << s.message();
+  ASSERT_FALSE(cpu().fill32(*a, 0x01020304u, 16, nullptr));
+  auto us = cpu().deviceCopy(*b, *a, 64);
+  ASSERT_TRUE(bool(us)) << us.error().message();
+  EXPECT_GE(*us, 0.0);
+  EXPECT_EQ(static_cast<uint32_t *>(*b)[15], 0x01020304u);
+  auto bad = cpu().deviceCopy(*b, *a, 65);
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(bad.error().message().find("reaches past its end"),
+            std::string::npos);
+  EXPECT_FALSE(cpu().free(*a));
+  EXPECT_FALSE(cpu().free(*b));
+  EXPECT_FALSE(cpu().free(nullptr));
+}
+
+/// What getFunction checks in a registered KernelDesc, and the launch's
+/// checks no other test reaches.
+TEST(SPIRVCPURuntime, KernelDescsAreChecked) {
+  auto refusal = [](const KernelDesc *desc, std::vector<ArgInfo> args,
+                    uint32_t seed) {
+    std::vector<uint8_t> bytes =
+        makeContainer({{desc, nopKernel, std::move(args), {1, 1, 1}}}, seed);
+    auto module = cpu().loadModule(bytes.data(), bytes.size());
+    EXPECT_TRUE(bool(module));
+    auto f = cpu().getFunction(*module, desc->name);
+    EXPECT_FALSE(bool(f));
+    std::string message = f ? std::string() : f.error().message();
+    EXPECT_FALSE(cpu().unloadModule(*module));
+    return message;
+  };
+  static const KernelDesc noTable = {
+      kABIVersion, 0, 0, 0, 1, 0, 0, 0, "no_table", nullptr, nullptr, nullptr};
+  EXPECT_EQ(refusal(&noTable, {}, 103),
+            "kernel 'no_table': its KernelDesc counts resources, workgroup "
+            "variables or sites but has no table of them");
+  static const WorkgroupVarDesc outside[] = {{8, 16, "workgroup variable 0"}};
+  static const KernelDesc outsideDesc = {
+      kABIVersion, 0, 16, 0, 0, 1, 0, 0, "outside", nullptr, outside, nullptr};
+  EXPECT_EQ(refusal(&outsideDesc, {}, 104),
+            "kernel 'outside': workgroup variable 0 lies outside the "
+            "kernel's 16 bytes of workgroup memory");
+  static const KernelDesc dynamicDesc = {
+      kABIVersion, kDynamicWorkgroup, 0,       0,       0,      0, 0,
+      0,           "dynamic",         nullptr, nullptr, nullptr};
+  EXPECT_EQ(refusal(&dynamicDesc, {}, 105),
+            "kernel 'dynamic': its compiled code and its container disagree "
+            "on whether it has dynamic workgroup memory");
+  static const ResourceDesc odd[] = {{ResourceKind(7), 0, 0, 1, "argument 0"}};
+  static const KernelDesc oddDesc = {
+      kABIVersion, 0, 0, 0, 1, 0, 0, 0, "odd", odd, nullptr, nullptr};
+  EXPECT_EQ(refusal(&oddDesc, {memrefArg(4, 1, 0)}, 106),
+            "kernel 'odd': resource 0 has unknown kind 7");
+
+  // 1024 x 1024 x 2 invocations: the block matches, the count does not.
+  static const KernelDesc wide = {
+      kABIVersion, 0, 0, 0, 0, 0, 0, 0, "wide", nullptr, nullptr, nullptr};
+  void *f = loadKernel({&wide, nopKernel, {}, {1024, 1024, 2}}, 107);
+  ASSERT_NE(f, nullptr);
+  rt::Status s = launch(f, {1, 1, 1}, {1024, 1024, 2}, {});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s.message(), "kernel 'wide' has 2097152 invocations per "
+                         "workgroup; the spirv-cpu runtime runs 1 to 1048576");
+  static const KernelDesc one = {
+      kABIVersion, 0, 0, 0, 1, 0, 0, 0, "one", kOneBuffer, nullptr, nullptr};
+  f = loadKernel({&one, nopKernel, {memrefArg(4, 1, 0)}, {1, 1, 1}}, 108);
+  ASSERT_NE(f, nullptr);
+  s = cpu().launch(f, {1, 1, 1}, {1, 1, 1}, 0, nullptr, nullptr, 5);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s.message(), "kernel 'one' launched with a null parameter array");
+  s = cpu().launch(f, {1, 1, 1}, {1, 1, 1}, -4, nullptr, nullptr, 5);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s.message(), "kernel 'one' launched with -4 bytes of dynamic "
+                         "shared memory, but it has none (no "
+                         "gpu.dynamic_shared_memory)");
+  int foreign = 0;
+  s = cpu().launch(f, {1, 1, 1}, {1, 1, 1}, 0, &foreign, nullptr, 5);
+  ASSERT_TRUE(s);
+  EXPECT_NE(s.message().find("mgpuLaunchKernel on 0x"), std::string::npos);
+  EXPECT_NE(s.message().find(", which is no stream"), std::string::npos);
+}
+
 /// One text per encodeScalar refusal, shared by the Vulkan and spirv-cpu
 /// launches: an index past 32 bits names the kernel, the argument and the
 /// option that widens it.
