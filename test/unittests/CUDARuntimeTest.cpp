@@ -63,9 +63,12 @@ const std::string &fakeDriver() {
   return path;
 }
 
+/// A function of the stand-in driver. It is opened here when the runtime has
+/// not opened it yet (a test that reads its counters first, in a shuffled
+/// order); the runtime's dlopen of the same path then finds this copy.
 template <typename T> T fake(const char *name) {
-  void *handle = dlopen(fakeDriver().c_str(), RTLD_NOW | RTLD_NOLOAD);
-  EXPECT_NE(handle, nullptr) << "the fake driver is not loaded";
+  void *handle = dlopen(fakeDriver().c_str(), RTLD_NOW | RTLD_LOCAL);
+  EXPECT_NE(handle, nullptr) << "the fake driver does not load: " << dlerror();
   void *symbol = handle ? dlsym(handle, name) : nullptr;
   EXPECT_NE(symbol, nullptr) << name;
   return reinterpret_cast<T>(symbol);
@@ -507,7 +510,7 @@ TEST(CUDARuntimeAPI, BadModulesAreErrorsAndLaterLoadsWork) {
   EXPECT_NE(error.message().find("Unknown symbol 'fake_syntax_error'"),
             std::string::npos)
       << error.message();
-  EXPECT_EQ(error.where().rfind("Runtime.cpp:", 0), 0u) << error.where();
+  EXPECT_EQ(error.where().rfind("Executable.cpp:", 0), 0u) << error.where();
 
   Expected<void *> vulkan =
       rt().loadModule(kVulkanContainer, sizeof kVulkanContainer);
@@ -646,6 +649,76 @@ TEST(CUDARuntimeAPI, BadLaunchesAreErrorsThatNameTheKernel) {
   kilnCudaGetStats(&after);
   EXPECT_EQ(after.launches, before.launches + 1)
       << "nothing reached the driver";
+}
+
+// The checks each unit makes before the driver sees a call, with the
+// messages that name the entry point: modules and kernels (Executables),
+// streams (Queue), memref descriptors (Memory), and the last kernel on a
+// stream that a lost device names (Device, told by the Launcher).
+TEST(CUDARuntimeAPI, EachUnitChecksItsInputs) {
+  Expected<void *> none = rt().loadModule(nullptr, 0);
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().message(), "mgpuModuleLoad: null module data");
+  int garbage[16] = {};
+  Expected<void *> foreign = rt().getFunction(garbage, "add_one");
+  ASSERT_FALSE(foreign);
+  EXPECT_EQ(foreign.error().kind(), ErrorKind::InvalidArgument);
+  EXPECT_EQ(foreign.error().message(),
+            "mgpuModuleGetFunction of a module that mgpuModuleLoad did not "
+            "return (or that was unloaded)");
+  EXPECT_EQ(rt().unloadModule(garbage).message(),
+            "mgpuModuleUnload of a module that mgpuModuleLoad did not return "
+            "(or that was unloaded)");
+  Expected<void *> module = rt().loadModule(kPTX, std::strlen(kPTX));
+  ASSERT_TRUE(module) << summary(module.error());
+  Expected<void *> unnamed = rt().getFunction(*module, nullptr);
+  ASSERT_FALSE(unnamed);
+  EXPECT_EQ(unnamed.error().message(),
+            "mgpuModuleGetFunction: null kernel name");
+
+  Status stream = rt().destroyStream(garbage);
+  EXPECT_EQ(stream.kind(), ErrorKind::InvalidArgument);
+  EXPECT_EQ(stream.message(), "mgpuStreamDestroy on a stream that "
+                              "mgpuStreamCreate did not return (or that was "
+                              "destroyed)");
+
+  MemRef1D memref = {garbage, garbage, 0, 4, 1};
+  Status rank = rt().hostRegisterMemRef(-1, &memref, 4);
+  EXPECT_EQ(rank.kind(), ErrorKind::InvalidArgument);
+  EXPECT_EQ(rank.message(), "mgpuMemHost(Un)RegisterMemRef: bad descriptor "
+                            "(rank -1, element size 4)");
+  EXPECT_EQ(rt().hostUnregisterMemRef(1, nullptr, 4).message(),
+            "mgpuMemHost(Un)RegisterMemRef: bad descriptor (rank 1, element "
+            "size 4)");
+  EXPECT_EQ(rt().hostRegisterMemRef(1, &memref, 0).message(),
+            "mgpuMemHost(Un)RegisterMemRef: bad descriptor (rank 1, element "
+            "size 0)");
+
+  Expected<void *> failing =
+      rt().loadModule(kFailingPTX, std::strlen(kFailingPTX));
+  ASSERT_TRUE(failing) << summary(failing.error());
+  Expected<void *> fails = rt().getFunction(*failing, "launch_fails");
+  ASSERT_TRUE(fails) << summary(fails.error());
+  Expected<void *> addOne = rt().getFunction(*module, "add_one");
+  ASSERT_TRUE(addOne) << summary(addOne.error());
+  Expected<void *> queue = rt().createStream();
+  ASSERT_TRUE(queue) << summary(queue.error());
+  void *arg = nullptr;
+  void *params[] = {&arg};
+  ASSERT_FALSE(rt().launch(*addOne, Dim3{}, Dim3{}, 0, *queue, params, 1));
+  Status lost = rt().launch(*fails, Dim3{}, Dim3{}, 0, *queue, nullptr, 0);
+  EXPECT_EQ(lost.kind(), ErrorKind::DeviceLost) << summary(lost);
+  EXPECT_EQ(lost.info().call, "cuLaunchKernel");
+  EXPECT_EQ(lost.info().result, "CUDA_ERROR_LAUNCH_FAILED");
+  EXPECT_NE(lost.message().find("cuLaunchKernel (launch_fails) failed: "
+                                "CUDA_ERROR_LAUNCH_FAILED"),
+            std::string::npos)
+      << lost.message();
+  EXPECT_NE(lost.message().find(" after kernel 'add_one'"), std::string::npos)
+      << lost.message();
+  EXPECT_FALSE(rt().destroyStream(*queue));
+  EXPECT_FALSE(rt().unloadModule(*failing));
+  EXPECT_FALSE(rt().unloadModule(*module));
 }
 
 TEST(CUDARuntimeAPI, FailedLaunchesReleaseTheirTimingEvents) {
