@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <string>
 
 namespace kiln {
 namespace rt {
@@ -60,6 +61,35 @@ placeRange(const Map &allocations, typename Map::key_type key, uintptr_t lo,
     place.at = next;
   }
   return place;
+}
+
+/// What is wrong with `size` bytes at `key` (address `lo`), called `what`
+/// ("mgpuMemcpy's source (gpu.memcpy)"), among `allocations`, a map from
+/// an allocation's base (an address or a pointer) to its byte size: empty
+/// when the range lies inside one allocation or touches none.
+template <typename Map>
+std::string rangeError(const Map &allocations, typename Map::key_type key,
+                       uintptr_t lo, uint64_t size, const char *what) {
+  auto baseOf = [](const auto &e) { return uintptr_t(e.first); };
+  auto place = placeRange(allocations, key, lo, size, baseOf,
+                          [](const auto &e) { return e.second; });
+  std::string range =
+      std::string(what) + " of " + std::to_string(size) + " bytes";
+  switch (place.fit) {
+  case RangeFit::Outside:
+  case RangeFit::Inside:
+    return std::string();
+  case RangeFit::Wraps:
+    return range + " wraps around the address space";
+  case RangeFit::Past:
+    return range + " at offset " + std::to_string(lo - baseOf(*place.at)) +
+           " of a " + std::to_string(place.at->second) +
+           "-byte allocation (gpu.alloc) reaches past its end";
+  case RangeFit::Into:
+    break;
+  }
+  return range + " runs into a " + std::to_string(place.at->second) +
+         "-byte allocation (gpu.alloc) it does not start in";
 }
 
 } // namespace rt

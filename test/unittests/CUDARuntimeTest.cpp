@@ -721,6 +721,38 @@ TEST(CUDARuntimeAPI, EachUnitChecksItsInputs) {
   EXPECT_FALSE(rt().unloadModule(*module));
 }
 
+// A copy or fill that starts in a gpu.alloc allocation and runs past its
+// end, or runs into one, is refused before the driver writes anything.
+TEST(CUDARuntimeAPI, CopiesAndFillsStayInsideTheirAllocations) {
+  Expected<void *> small = rt().allocate(40, /*hostShared=*/false);
+  ASSERT_TRUE(small) << summary(small.error());
+  std::vector<float> host(1000, 1.0f);
+  Status past = rt().copy(*small, host.data(), 4000, nullptr);
+  EXPECT_EQ(past.kind(), ErrorKind::InvalidArgument);
+  EXPECT_EQ(past.message(),
+            "mgpuMemcpy's destination (gpu.memcpy) of 4000 bytes at offset 0 "
+            "of a 40-byte allocation (gpu.alloc) reaches past its end");
+  Status source =
+      rt().copy(host.data(), static_cast<char *>(*small) + 8, 40, nullptr);
+  EXPECT_EQ(source.message(),
+            "mgpuMemcpy's source (gpu.memcpy) of 40 bytes at offset 8 of a "
+            "40-byte allocation (gpu.alloc) reaches past its end");
+  Status fill = rt().fill(*small, 0, 4, 11, nullptr);
+  EXPECT_EQ(fill.message(),
+            "mgpuMemset (gpu.memset) of 44 bytes at offset 0 of a 40-byte "
+            "allocation (gpu.alloc) reaches past its end");
+  Status overflow = rt().fill(*small, 0, 4, SIZE_MAX / 2, nullptr);
+  EXPECT_EQ(overflow.kind(), ErrorKind::InvalidArgument);
+  Status wraps = rt().copy(reinterpret_cast<void *>(UINTPTR_MAX - 8),
+                           host.data(), 64, nullptr);
+  EXPECT_EQ(wraps.message(), "mgpuMemcpy's destination (gpu.memcpy) of 64 "
+                             "bytes wraps around the address space");
+  // What fits still works, and a freed allocation is forgotten.
+  EXPECT_TRUE(rt().copy(*small, host.data(), 40, nullptr).ok());
+  EXPECT_TRUE(rt().fill(*small, 0, 4, 10, nullptr).ok());
+  EXPECT_TRUE(rt().free(*small).ok());
+}
+
 TEST(CUDARuntimeAPI, FailedLaunchesReleaseTheirTimingEvents) {
   auto liveEvents = fake<int (*)()>("fakeCudaLiveEvents");
   Expected<void *> module =

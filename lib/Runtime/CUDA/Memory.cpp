@@ -10,6 +10,7 @@
 
 #include "Memory.h"
 #include "../Format.h"
+#include "../Ranges.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -85,18 +86,32 @@ Expected<void *> Memory::allocate(uint64_t bytes, bool hostShared) {
   }
   KILN_TRY(device.check(result, call, std::to_string(bytes) + " bytes"));
   ++allocationCount;
+  allocated[uintptr_t(ptr)] = bytes;
   return reinterpret_cast<void *>(ptr);
 }
 
 Status Memory::free(void *pointer) {
-  return device.check(
+  KILN_TRY(device.check(
       device.driver().cuMemFree(reinterpret_cast<CUdeviceptr>(pointer)),
-      "cuMemFree");
+      "cuMemFree"));
+  allocated.erase(reinterpret_cast<uintptr_t>(pointer));
+  return Status::success();
+}
+
+Status Memory::checkRange(const void *p, uint64_t bytes,
+                          const char *what) const {
+  auto lo = reinterpret_cast<uintptr_t>(p);
+  std::string error = rt::rangeError(allocated, lo, lo, bytes, what);
+  if (!error.empty())
+    return KILN_ERROR(InvalidArgument, error);
+  return Status::success();
 }
 
 //===-- Copies and fills --------------------------------------------------===//
 
 Status Memory::copy(void *dst, const void *src, size_t bytes, CUstream stream) {
+  KILN_TRY(checkRange(dst, bytes, "mgpuMemcpy's destination (gpu.memcpy)"));
+  KILN_TRY(checkRange(src, bytes, "mgpuMemcpy's source (gpu.memcpy)"));
   return device.checkOn(stream,
                         device.driver().cuMemcpyAsync(
                             reinterpret_cast<CUdeviceptr>(dst),
@@ -106,6 +121,8 @@ Status Memory::copy(void *dst, const void *src, size_t bytes, CUstream stream) {
 
 Status Memory::copyDeviceToDevice(void *dst, const void *src, size_t bytes,
                                   CUstream stream) {
+  KILN_TRY(checkRange(dst, bytes, "the copy's destination"));
+  KILN_TRY(checkRange(src, bytes, "the copy's source"));
   return device.check(device.driver().cuMemcpyDtoDAsync(
                           reinterpret_cast<CUdeviceptr>(dst),
                           reinterpret_cast<CUdeviceptr>(src), bytes, stream),
@@ -114,6 +131,12 @@ Status Memory::copyDeviceToDevice(void *dst, const void *src, size_t bytes,
 
 Status Memory::fill(void *dst, uint32_t value, unsigned patternBytes,
                     size_t count, CUstream stream) {
+  if (count > SIZE_MAX / patternBytes)
+    return KILN_ERROR(InvalidArgument,
+                      "mgpuMemset" + std::to_string(8 * patternBytes) + " of " +
+                          std::to_string(count) + " elements overflows a size");
+  KILN_TRY(checkRange(dst, uint64_t(count) * patternBytes,
+                      "mgpuMemset (gpu.memset)"));
   const Driver &drv = device.driver();
   auto to = reinterpret_cast<CUdeviceptr>(dst);
   if (patternBytes == 2)

@@ -30,13 +30,16 @@ public:
   Expected<void *> allocate(uint64_t bytes, bool hostShared);
   Status free(void *pointer);
 
-  /// cuMemcpyAsync of `bytes` bytes on `stream`.
+  /// cuMemcpyAsync of `bytes` bytes on `stream`. Both ranges are placed
+  /// against the allocations first: one that starts in an allocation and
+  /// runs past its end, or runs into one, is an error before the driver
+  /// sees it (host memory the program owns has no recorded size).
   Status copy(void *dst, const void *src, size_t bytes, CUstream stream);
   /// cuMemcpyDtoDAsync between two device allocations on `stream`.
   Status copyDeviceToDevice(void *dst, const void *src, size_t bytes,
                             CUstream stream);
   /// cuMemsetD32Async or cuMemsetD16Async of `count` words of
-  /// `patternBytes` bytes.
+  /// `patternBytes` bytes, placed against the allocations as copies are.
   Status fill(void *dst, uint32_t value, unsigned patternBytes, size_t count,
               CUstream stream);
 
@@ -82,11 +85,15 @@ private:
   Registrations::iterator firstBlockEndingAfter(uintptr_t address);
   bool isOurs(uintptr_t address);
   Status addBlock(uintptr_t begin, uintptr_t end);
+  /// An error when `bytes` at `p` reach past an allocation or into one.
+  Status checkRange(const void *p, uint64_t bytes, const char *what) const;
 
   Device &device;
   /// mgpuMemHostRegister's ranges, per pointer, for mgpuMemHostUnregister.
   std::map<void *, std::vector<std::pair<uintptr_t, uintptr_t>>> rawRanges;
   Registrations registrations;
+  /// mgpuMemAlloc's allocations: base address to byte size.
+  std::map<uintptr_t, uint64_t> allocated;
   uint64_t allocationCount = 0;
   uint64_t registerCalls = 0;
   uint64_t unregisterCalls = 0;

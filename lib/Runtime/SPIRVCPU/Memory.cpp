@@ -94,32 +94,11 @@ Expected<double> Memory::deviceCopy(void *dst, const void *src, size_t bytes) {
 }
 
 Status Memory::checkRange(const void *p, uint64_t bytes, const char *what) {
-  auto lo = reinterpret_cast<uintptr_t>(p);
   std::lock_guard<std::mutex> lock(mutex);
-  auto place = rt::placeRange(
-      allocations, const_cast<void *>(p), lo, bytes,
-      [](auto &e) { return reinterpret_cast<uintptr_t>(e.first); },
-      [](auto &e) { return e.second; });
-  std::string range =
-      std::string(what) + " of " + std::to_string(bytes) + " bytes";
-  switch (place.fit) {
-  case rt::RangeFit::Outside:
-  case rt::RangeFit::Inside:
-    return Status::success();
-  case rt::RangeFit::Wraps:
-    return KILN_ERROR(InvalidArgument,
-                      range + " wraps around the address space");
-  case rt::RangeFit::Past:
-    return KILN_ERROR(
-        InvalidArgument,
-        range + " at offset " +
-            std::to_string(lo - reinterpret_cast<uintptr_t>(place.at->first)) +
-            " of a " + std::to_string(place.at->second) +
-            "-byte allocation (gpu.alloc) reaches past its end");
-  case rt::RangeFit::Into:
-    break;
-  }
-  return KILN_ERROR(InvalidArgument,
-                    range + " runs into a " + std::to_string(place.at->second) +
-                        "-byte allocation (gpu.alloc) it does not start in");
+  std::string error =
+      rt::rangeError(allocations, const_cast<void *>(p),
+                     reinterpret_cast<uintptr_t>(p), bytes, what);
+  if (!error.empty())
+    return KILN_ERROR(InvalidArgument, error);
+  return Status::success();
 }
