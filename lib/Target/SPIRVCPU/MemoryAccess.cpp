@@ -1,0 +1,264 @@
+//===- MemoryAccess.cpp - Memory accesses of the spirv-cpu target ---------===//
+//
+// How a kernel compiled for the CPU reaches memory. Loads and stores are
+// upstream's (llvm.load, llvm.store); what is done here:
+//
+//  - atomics as LLVM atomics (seq_cst), since workgroups run on several
+//    threads;
+//  - buffer device addresses as host addresses;
+//  - phase two: each global variable's address reached from the invocation
+//    (a field of it, the binding the runtime passes, a slice of the
+//    workgroup's or the invocation's memory);
+//  - checked mode: before each load, store or atomic on a buffer or on
+//    workgroup memory, a call of __kiln_spirv_cpu_check, which stops the
+//    kernel when the access is out of bounds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SPIRVToCPUInternal.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <cstddef>
+
+using namespace mlir;
+using namespace kiln::spirvtocpu;
+namespace abi = kiln::spirvcpu;
+
+//===----------------------------------------------------------------------===//
+// Patterns: atomics and buffer device addresses
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// spirv.Atomic* with a value operand as llvm.atomicrmw.
+template <typename Op, LLVM::AtomicBinOp bin>
+struct AtomicRMWPattern : public OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::AtomicRMWOp>(
+        op, bin, adaptor.getPointer(), adaptor.getValue(),
+        LLVM::AtomicOrdering::seq_cst);
+    return success();
+  }
+};
+
+/// spirv.AtomicIIncrement / IDecrement: add or subtract one.
+template <typename Op, LLVM::AtomicBinOp bin>
+struct AtomicStepPattern : public OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    Value one = LLVM::ConstantOp::create(rewriter, op.getLoc(), type,
+                                         rewriter.getIntegerAttr(type, 1));
+    rewriter.replaceOpWithNewOp<LLVM::AtomicRMWOp>(
+        op, bin, adaptor.getPointer(), one, LLVM::AtomicOrdering::seq_cst);
+    return success();
+  }
+};
+
+template <typename Op>
+struct AtomicCompareExchangePattern : public OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto cmpxchg = LLVM::AtomicCmpXchgOp::create(
+        rewriter, op.getLoc(), adaptor.getPointer(), adaptor.getComparator(),
+        adaptor.getValue(), LLVM::AtomicOrdering::seq_cst,
+        LLVM::AtomicOrdering::seq_cst);
+    rewriter.replaceOpWithNewOp<LLVM::ExtractValueOp>(op, cmpxchg.getRes(),
+                                                      ArrayRef<int64_t>{0});
+    return success();
+  }
+};
+
+/// Buffer device addresses are host addresses.
+struct ConvertUToPtrPattern
+    : public OpConversionPattern<spirv::ConvertUToPtrOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(spirv::ConvertUToPtrOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::IntToPtrOp>(
+        op, LLVM::LLVMPointerType::get(op.getContext()), adaptor.getOperand());
+    return success();
+  }
+};
+
+struct ConvertPtrToUPattern
+    : public OpConversionPattern<spirv::ConvertPtrToUOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(spirv::ConvertPtrToUOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::PtrToIntOp>(op, op.getType(),
+                                                  adaptor.getPointer());
+    return success();
+  }
+};
+
+} // namespace
+
+void kiln::spirvtocpu::populatePointerPatterns(const TypeConverter &converter,
+                                               RewritePatternSet &patterns) {
+  patterns.add<ConvertUToPtrPattern, ConvertPtrToUPattern>(
+      converter, patterns.getContext(), /*benefit=*/10);
+}
+
+void kiln::spirvtocpu::populateAtomicPatterns(const TypeConverter &converter,
+                                              RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  using Bin = LLVM::AtomicBinOp;
+  patterns
+      .add<AtomicRMWPattern<spirv::AtomicIAddOp, Bin::add>,
+           AtomicRMWPattern<spirv::AtomicISubOp, Bin::sub>,
+           AtomicRMWPattern<spirv::AtomicAndOp, Bin::_and>,
+           AtomicRMWPattern<spirv::AtomicOrOp, Bin::_or>,
+           AtomicRMWPattern<spirv::AtomicXorOp, Bin::_xor>,
+           AtomicRMWPattern<spirv::AtomicSMaxOp, Bin::max>,
+           AtomicRMWPattern<spirv::AtomicSMinOp, Bin::min>,
+           AtomicRMWPattern<spirv::AtomicUMaxOp, Bin::umax>,
+           AtomicRMWPattern<spirv::AtomicUMinOp, Bin::umin>,
+           AtomicRMWPattern<spirv::AtomicExchangeOp, Bin::xchg>,
+           AtomicRMWPattern<spirv::EXTAtomicFAddOp, Bin::fadd>,
+           AtomicStepPattern<spirv::AtomicIIncrementOp, Bin::add>,
+           AtomicStepPattern<spirv::AtomicIDecrementOp, Bin::sub>,
+           AtomicCompareExchangePattern<spirv::AtomicCompareExchangeOp>,
+           AtomicCompareExchangePattern<spirv::AtomicCompareExchangeWeakOp>>(
+          converter, ctx, /*benefit=*/10);
+}
+
+//===----------------------------------------------------------------------===//
+// Phase two: global addresses and checked accesses
+//===----------------------------------------------------------------------===//
+
+/// The root of an address: through GEPs to the value that phase two put in
+/// place of a global's address (one of `roots`), or null.
+template <typename Map>
+static Value addressRoot(Value address, const Map &roots) {
+  while (!roots.count(address)) {
+    auto gep = address.getDefiningOp<LLVM::GEPOp>();
+    if (!gep)
+      return Value();
+    address = gep.getBase();
+  }
+  return address;
+}
+
+CheckedRoots kiln::spirvtocpu::placeGlobalAddresses(OpBuilder &b,
+                                                    LLVM::LLVMFuncOp fn,
+                                                    Value invocation,
+                                                    const ModuleState &state) {
+  auto ptrType = LLVM::LLVMPointerType::get(fn.getContext());
+  CheckedRoots checkedRoots;
+  SmallVector<LLVM::AddressOfOp> addresses;
+  fn.walk([&](LLVM::AddressOfOp a) { addresses.push_back(a); });
+  for (LLVM::AddressOfOp address : addresses) {
+    auto it = state.globals.find(address.getGlobalName());
+    if (it == state.globals.end())
+      continue;
+    const GlobalPlace &place = it->second;
+    b.setInsertionPoint(address);
+    Location loc = address.getLoc();
+    auto field = [&](uint64_t offset) -> Value {
+      return LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), invocation,
+                                 ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+    };
+    auto loadPtr = [&](Value at) -> Value {
+      return LLVM::LoadOp::create(b, loc, ptrType, at);
+    };
+    Value replacement;
+    switch (place.place) {
+    case Place::BuiltIn:
+      replacement = field(place.offset);
+      break;
+    case Place::Resource: {
+      Value table = loadPtr(field(offsetof(abi::Invocation, resources)));
+      Value slot =
+          LLVM::GEPOp::create(b, loc, ptrType, ptrType, table,
+                              ArrayRef<LLVM::GEPArg>{int32_t(place.index)});
+      replacement = loadPtr(slot);
+      checkedRoots[replacement] = {abi::AccessSpace::Resource, place.index};
+      break;
+    }
+    case Place::PushConstants:
+      replacement = loadPtr(field(offsetof(abi::Invocation, pushConstants)));
+      break;
+    case Place::Workgroup: {
+      Value base = loadPtr(field(offsetof(abi::Invocation, workgroupMemory)));
+      replacement =
+          LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
+                              ArrayRef<LLVM::GEPArg>{int32_t(place.offset)});
+      checkedRoots[replacement] = {abi::AccessSpace::Workgroup, place.index};
+      break;
+    }
+    case Place::Private: {
+      Value base = loadPtr(field(offsetof(abi::Invocation, privateMemory)));
+      replacement =
+          LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
+                              ArrayRef<LLVM::GEPArg>{int32_t(place.offset)});
+      break;
+    }
+    }
+    address.replaceAllUsesWith(replacement);
+    address.erase();
+  }
+  return checkedRoots;
+}
+
+void kiln::spirvtocpu::insertAccessChecks(OpBuilder &b, ModuleOp converted,
+                                          LLVM::LLVMFuncOp fn, Value invocation,
+                                          const DataLayout &layout,
+                                          ModuleState &state,
+                                          const CheckedRoots &checkedRoots) {
+  MLIRContext *ctx = fn.getContext();
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  // Checked mode: every access to a buffer or to workgroup memory asks the
+  // runtime first.
+  auto checkFnType = LLVM::LLVMFunctionType::get(
+      LLVM::LLVMVoidType::get(ctx),
+      {ptrType, b.getI32Type(), b.getI32Type(), b.getI32Type(), b.getI32Type(),
+       ptrType, b.getI64Type()});
+  LLVM::LLVMFuncOp checkFn =
+      declareFunction(b, converted, kCheckFn, checkFnType);
+  auto check = [&](Operation *op, Value address, Type type,
+                   abi::AccessKind access) {
+    Value root = addressRoot(address, checkedRoots);
+    if (!root)
+      return;
+    auto it = checkedRoots.find(root);
+    if (it == checkedRoots.end())
+      return;
+    b.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    Value bytes = LLVM::ConstantOp::create(
+        b, loc, b.getI64Type(),
+        b.getI64IntegerAttr(layout.getTypeSize(type).getFixedValue()));
+    LLVM::CallOp::create(
+        b, loc, checkFn,
+        ValueRange{invocation, i32Constant(b, loc, state.site(loc)),
+                   i32Constant(b, loc, uint32_t(access)),
+                   i32Constant(b, loc, uint32_t(it->second.first)),
+                   i32Constant(b, loc, it->second.second), address, bytes});
+  };
+  fn.walk([&](Operation *op) {
+    if (auto load = dyn_cast<LLVM::LoadOp>(op))
+      check(op, load.getAddr(), load.getType(), abi::AccessKind::Read);
+    else if (auto store = dyn_cast<LLVM::StoreOp>(op))
+      check(op, store.getAddr(), store.getValue().getType(),
+            abi::AccessKind::Write);
+    else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
+      check(op, rmw.getPtr(), rmw.getVal().getType(), abi::AccessKind::Atomic);
+    else if (auto cmpxchg = dyn_cast<LLVM::AtomicCmpXchgOp>(op))
+      check(op, cmpxchg.getPtr(), cmpxchg.getVal().getType(),
+            abi::AccessKind::Atomic);
+  });
+}
