@@ -22,7 +22,7 @@ install(TARGETS ${kiln_runtimes} kiln_runner_utils kiln_aot_main
   ARCHIVE DESTINATION lib)
 
 set(kiln_compiler_libraries
-  KilnContainer KilnDialect KilnTransforms KilnGPUToSPIRV KilnGPUToNVVM
+  KilnContract KilnDialect KilnTransforms KilnGPUToSPIRV KilnGPUToNVVM
   KilnTargetSPIRV KilnTargetSPIRVCPU KilnTargetNVVM KilnAOT KilnHost
   KilnCompiler KilnDriver KilnRunner)
 foreach(library ${kiln_compiler_libraries})

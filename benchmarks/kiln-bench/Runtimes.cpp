@@ -1,5 +1,4 @@
-//===- Runtimes.cpp - Opening Kiln's runtimes for kiln-bench
-//---------------===//
+//===- Runtimes.cpp - Opening Kiln's runtimes for kiln-bench --------------===//
 //
 // Both runtimes export the same mgpu* entry points, so kiln-bench opens each
 // shared library with dlopen (RTLD_LOCAL) and drives it through its C++

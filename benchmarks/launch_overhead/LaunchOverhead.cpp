@@ -13,8 +13,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "HandWrittenLoop.h"
+#include "kiln/Contract/Container.h"
 #include "kiln/Runtime/VulkanRuntime.h"
-#include "kiln/Target/SPIRV/Container.h"
 
 #include "LaunchLoop.h"
 

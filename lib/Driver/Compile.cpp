@@ -12,7 +12,7 @@
 #include "kiln/InitAll.h"
 #include "kiln/Pipelines/Pipelines.h"
 #include "kiln/Runtime/Runtime.h"
-#include "kiln/Target/SPIRV/Container.h"
+#include "kiln/Contract/Container.h"
 #include "kiln/Target/SPIRV/TargetEnvs.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -35,80 +35,55 @@ using namespace mlir;
 using namespace kiln;
 using namespace kiln::driver;
 
-std::optional<Target> driver::parseTarget(StringRef name) {
-  if (name == "vulkan")
-    return Target::Vulkan;
-  if (name == "cuda")
-    return Target::CUDA;
-  if (name == "spirv-cpu")
-    return Target::SPIRVCPU;
-  return std::nullopt;
-}
-
-static StringRef targetName(Target target) {
-  switch (target) {
-  case Target::Vulkan:
-    return "vulkan";
-  case Target::CUDA:
-    return "cuda";
-  case Target::SPIRVCPU:
-    return "spirv-cpu";
-  }
-  return "vulkan";
-}
-
 //===----------------------------------------------------------------------===//
 // Targets and pipelines
 //===----------------------------------------------------------------------===//
 
-LogicalResult driver::resolveTarget(TargetOptions &options,
-                                    MLIRContext &context, rt::Runtime *runtime,
-                                    std::string &error) {
-  static const char *const bdaModes[] = {"never", "auto", "always"};
-  if (!options.bufferDeviceAddress.empty() &&
-      !llvm::is_contained(bdaModes, options.bufferDeviceAddress)) {
-    error = "unknown --buffer-device-address='" + options.bufferDeviceAddress +
-            "'; supported: never, auto, always";
-    return failure();
-  }
-  if (options.checked && options.target != Target::SPIRVCPU) {
-    error = "--checked applies to --target=spirv-cpu only";
-    return failure();
-  }
-
-  if (options.target == Target::CUDA) {
-    if (options.chip == "device") {
-      if (!runtime) {
-        error = "--chip=device needs the CUDA runtime";
-        return failure();
-      }
-      rt::Expected<std::string> chip = runtime->deviceTarget();
-      if (!chip) {
-        error = "--chip=device: " + chip.error().message();
-        return failure();
-      }
-      options.chip = *chip;
-    }
-    if (std::optional<std::string> problem = cuda::checkTarget(
-            options.chip,
-            cuda::targetFeatures(options.chip, options.features))) {
-      error = *problem;
+/// --chip=device: the chip of the device the CUDA runtime chooses.
+static LogicalResult resolveChip(TargetOptions &options, rt::Runtime *runtime,
+                                 std::string &error) {
+  if (options.chip.empty())
+    options.chip = cuda::kDefaultChip.str();
+  if (options.format.empty())
+    options.format = cuda::kDefaultFormat.str();
+  if (options.chip == "device") {
+    if (!runtime) {
+      error = "--chip=device needs the CUDA runtime";
       return failure();
     }
-    static const char *const formats[] = {"ptx", "cubin", "fatbin"};
-    if (!llvm::is_contained(formats, options.format)) {
-      error = "unknown --format='" + options.format +
-              "'; supported: ptx, cubin, fatbin";
+    rt::Expected<std::string> chip = runtime->deviceTarget();
+    if (!chip) {
+      error = "--chip=device: " + chip.error().message();
       return failure();
     }
-    return success();
+    options.chip = *chip;
   }
+  if (std::optional<std::string> problem = cuda::checkTarget(
+          options.chip, cuda::targetFeatures(options.chip, options.features))) {
+    error = *problem;
+    return failure();
+  }
+  static const char *const formats[] = {"ptx", "cubin", "fatbin"};
+  if (!llvm::is_contained(formats, options.format)) {
+    error = "unknown --format='" + options.format +
+            "'; supported: ptx, cubin, fatbin";
+    return failure();
+  }
+  return success();
+}
 
+/// --target-env=device: the target env of the device the Vulkan runtime
+/// chooses, or the target's own profile.
+static LogicalResult resolveTargetEnv(TargetOptions &options,
+                                      const TargetInfo &info,
+                                      MLIRContext &context,
+                                      rt::Runtime *runtime,
+                                      std::string &error) {
+  if (options.targetEnv.empty())
+    options.targetEnv = info.defaultTargetEnv;
   if (options.targetEnv == "device") {
-    if (options.target == Target::SPIRVCPU) {
-      // The CPU's own profile: its subgroups are 8 wide and its workgroup
-      // memory is not a device's.
-      options.targetEnv = "spirv-cpu";
+    if (*info.deviceTargetEnv) {
+      options.targetEnv = info.deviceTargetEnv;
     } else {
       if (!runtime) {
         error = "--target-env=device needs the Vulkan runtime";
@@ -127,6 +102,37 @@ LogicalResult driver::resolveTarget(TargetOptions &options,
   return success();
 }
 
+LogicalResult driver::resolveTarget(TargetOptions &options,
+                                    MLIRContext &context, rt::Runtime *runtime,
+                                    std::string &error) {
+  const TargetInfo &info = targetInfo(options.target);
+  static const char *const bdaModes[] = {"never", "auto", "always"};
+  if (!options.bufferDeviceAddress.empty() &&
+      !llvm::is_contained(bdaModes, options.bufferDeviceAddress)) {
+    error = "unknown --buffer-device-address='" + options.bufferDeviceAddress +
+            "'; supported: never, auto, always";
+    return failure();
+  }
+  if (options.bufferDeviceAddress.empty())
+    options.bufferDeviceAddress = info.defaultBufferDeviceAddress;
+  if (options.checked && options.target != Target::SPIRVCPU) {
+    error = "--checked applies to --target=spirv-cpu only";
+    return failure();
+  }
+  if (options.unboundedAccess && options.target != Target::SPIRVCPU) {
+    error = "--unbounded-access applies to --target=spirv-cpu only";
+    return failure();
+  }
+  if (options.unboundedAccess && options.checked) {
+    error = "--unbounded-access and --checked exclude each other: checked "
+            "mode checks every access";
+    return failure();
+  }
+  if (info.deviceRuntime == DeviceRuntime::CUDA)
+    return resolveChip(options, runtime, error);
+  return resolveTargetEnv(options, info, context, runtime, error);
+}
+
 /// Runs what `build` adds to a pass manager on `module`, with MLIR's
 /// pass-manager options from the command line (IR printing, statistics,
 /// crash reproducers), timed under `timing` (--mlir-timing is the tool's:
@@ -142,66 +148,13 @@ runPipeline(ModuleOp module, TimingScope &timing,
   return pm.run(module);
 }
 
-/// The options the Vulkan and spirv-cpu pipelines share.
-template <typename PipelineOptions>
-static void fillSPIRVOptions(PipelineOptions &pipeline,
-                             const TargetOptions &options) {
-  pipeline.targetEnv = options.targetEnv;
-  pipeline.use64BitIndex = options.use64BitIndex;
-  pipeline.fastMath = options.fastMath;
-  if (!options.bufferDeviceAddress.empty())
-    pipeline.bufferDeviceAddress = options.bufferDeviceAddress;
-}
-
-static void fillCPUOptions(GPUToSPIRVCPUPipelineOptions &pipeline,
-                           const TargetOptions &options) {
-  fillSPIRVOptions(pipeline, options);
-  pipeline.checked = options.checked;
-}
-
-static void fillCUDAOptions(GPUToNVVMPipelineOptions &pipeline,
-                            const TargetOptions &options) {
-  pipeline.chip = options.chip;
-  pipeline.features = options.features;
-  pipeline.format = options.format;
-  pipeline.cudaPath = options.cudaPath;
-}
-
 /// The device pipeline (`program` false) or the whole program's (true) for
 /// the target of `options`.
 static LogicalResult runTargetPipeline(ModuleOp module,
                                        const TargetOptions &options,
                                        TimingScope &timing, bool program) {
   return runPipeline(module, timing, [&](OpPassManager &pm) {
-    switch (options.target) {
-    case Target::CUDA: {
-      GPUToNVVMPipelineOptions pipeline;
-      fillCUDAOptions(pipeline, options);
-      if (program)
-        buildGPUToCUDAPassPipeline(pm, pipeline);
-      else
-        buildGPUToNVVMPassPipeline(pm, pipeline);
-      return;
-    }
-    case Target::SPIRVCPU: {
-      GPUToSPIRVCPUPipelineOptions pipeline;
-      fillCPUOptions(pipeline, options);
-      if (program)
-        buildGPUToSPIRVCPUPassPipeline(pm, pipeline);
-      else
-        buildGPUToSPIRVCPUKernelPassPipeline(pm, pipeline);
-      return;
-    }
-    case Target::Vulkan: {
-      GPUToSPIRVPipelineOptions pipeline;
-      fillSPIRVOptions(pipeline, options);
-      if (program)
-        buildGPUToVulkanPassPipeline(pm, pipeline);
-      else
-        buildGPUToSPIRVPassPipeline(pm, pipeline);
-      return;
-    }
-    }
+    targetInfo(options.target).addPipeline(pm, options, program);
   });
 }
 
@@ -341,19 +294,16 @@ LogicalResult driver::addEntryPoint(llvm::Module &module, StringRef entryPoint,
 }
 
 int Compilation::checkOptions() {
-  bool cuda = target.target == Target::CUDA;
+  const TargetInfo &info = targetInfo(target.target);
+  bool cuda = !info.containers;
   if (options.emit.empty())
-    options.emit = cuda ? "ptx" : "spirv";
-  static const char *const spirvKinds[] = {"mlir", "spirv", "container",
-                                           "llvm", "obj",   "exe"};
-  static const char *const cudaKinds[] = {"mlir", "ptx", "cubin",
-                                          "llvm", "obj", "exe"};
-  if (cuda ? !llvm::is_contained(cudaKinds, options.emit)
-           : !llvm::is_contained(spirvKinds, options.emit))
+    options.emit = info.deviceKinds.front().str();
+  SmallVector<StringRef> kinds = {"mlir"};
+  kinds.append(info.deviceKinds.begin(), info.deviceKinds.end());
+  kinds.append({"llvm", "obj", "exe"});
+  if (!llvm::is_contained(kinds, options.emit))
     return fail("unknown --emit='" + options.emit + "' for --target=" +
-                targetName(target.target) + "; supported: " +
-                (cuda ? "mlir, ptx, cubin, llvm, obj, exe"
-                      : "mlir, spirv, container, llvm, obj, exe"));
+                info.name + "; supported: " + llvm::join(kinds, ", "));
   bool host = isHostOutput(options.emit);
   if (!options.header.empty() && !host)
     return fail("--emit-header needs --emit=llvm, obj or exe");
@@ -415,7 +365,7 @@ int Compilation::writeDeviceCode(ModuleOp module) {
     for (Attribute attr : binary.getObjects()) {
       auto object = cast<gpu::ObjectAttr>(attr);
       StringRef bytes = object.getObject().getValue();
-      if (target.target == Target::CUDA) {
+      if (!targetInfo(target.target).containers) {
         // PTX is kept NUL-terminated for the driver; the file is text.
         if (object.getFormat() == gpu::CompilationTarget::Assembly)
           bytes = bytes.take_until([](char c) { return c == '\0'; });
@@ -542,7 +492,7 @@ int Compilation::compileHost(ModuleOp module, TimingScope &timing) {
   aot::LinkOptions link = options.link;
   if (link.runtimeDir.empty())
     link.runtimeDir = aot::libDirBesideTool(argv0);
-  link.target = targetName(target.target).str();
+  link.target = targetInfo(target.target).name.str();
   TimingScope scope = timing.nest("Link");
   if (failed(aot::linkExecutable(objectPath, exePath, link, error)))
     return fail(error);
@@ -579,10 +529,7 @@ int Compilation::run(rt::Runtime *runtime) {
         for (char &c : guard)
           if (!llvm::isAlnum(c))
             c = '_';
-        StringRef library =
-            target.target == Target::CUDA       ? "libkiln_cuda_runtime.a"
-            : target.target == Target::SPIRVCPU ? "libkiln_spirv_cpu_runtime.a"
-                                                : "libkiln_vulkan_runtime.a";
+        StringRef library = targetInfo(target.target).runtimeArchive;
         FailureOr<std::string> text = aot::emitCHeader(*module, library, guard);
         if (failed(text))
           return 1;

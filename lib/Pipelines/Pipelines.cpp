@@ -139,7 +139,8 @@ void kiln::buildGPUToSPIRVCPUKernelPassPipeline(
   spirv.validate = options.validate;
   spirv.fastMath = options.fastMath;
   buildGPUToSPIRVDevicePassPipeline(pm, spirv);
-  pm.addPass(createKilnSPIRVToCPU(KilnSPIRVToCPUOptions{options.checked}));
+  pm.addPass(createKilnSPIRVToCPU(
+      KilnSPIRVToCPUOptions{options.checked, options.unboundedAccess}));
   KilnSerializeSPIRVOptions serialize;
   serialize.validate = options.validate;
   pm.addPass(createKilnSerializeSPIRV(serialize));

@@ -1,5 +1,4 @@
-//===- EnvFlag.h - One truth table for the runtimes' flags -------*- C++
-//-*-===//
+//===- EnvFlag.h - One truth table for the runtimes' flags ------*- C++ -*-===//
 //
 // The runtimes' on/off environment variables (KILN_VULKAN_TIMING,
 // KILN_CUDA_TIMING, KILN_SPIRV_CPU_TIMING, KILN_VULKAN_VALIDATION, ...) all

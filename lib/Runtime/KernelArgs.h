@@ -11,7 +11,7 @@
 #ifndef KILN_RUNTIME_KERNELARGS_H
 #define KILN_RUNTIME_KERNELARGS_H
 
-#include "kiln/Target/SPIRV/Container.h"
+#include "kiln/Contract/Container.h"
 
 #include <cstdint>
 #include <cstring>

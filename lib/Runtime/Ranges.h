@@ -1,5 +1,4 @@
-//===- Ranges.h - Where a byte range lies among allocations ------*- C++
-//-*-===//
+//===- Ranges.h - Where a byte range lies among allocations -----*- C++ -*-===//
 //
 // The one reading, for the Vulkan and spirv-cpu runtimes, of where a copy,
 // fill or memref argument lies among the runtime's allocations (a map from

@@ -55,13 +55,21 @@ static llvm::cl::opt<std::string> bufferDeviceAddress(
     llvm::cl::desc("Memref arguments bound by buffer device address instead "
                    "of a storage-buffer descriptor: never (default: a CPU has "
                    "no descriptor range limit), auto or always"),
-    llvm::cl::init("never"), llvm::cl::cat(runnerCategory));
+    llvm::cl::init(kiln::kDefaultSPIRVCPUBufferDeviceAddress),
+    llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<bool> checked(
     "checked",
     llvm::cl::desc("Checked mode: an out-of-bounds buffer or workgroup "
                    "memory access, or a barrier that not every invocation "
                    "reaches, stops the run with an error naming the kernel, "
                    "the workgroup, the invocation and the access"),
+    llvm::cl::init(false), llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<bool> unboundedAccess(
+    "unbounded-access",
+    llvm::cl::desc("Leave buffer and workgroup memory accesses unbounded: "
+                   "faster, but an access out of bounds reaches the host's "
+                   "memory (by default it reads zeros or is dropped, as "
+                   "Vulkan's robustBufferAccess2 has it)"),
     llvm::cl::init(false), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<std::string> threads(
     "cpu-threads",
@@ -150,6 +158,7 @@ static int toolMain(int argc, char **argv) {
   target.bufferDeviceAddress = bufferDeviceAddress;
   target.fastMath = fastMath;
   target.checked = checked;
+  target.unboundedAccess = unboundedAccess;
   auto lower = [&](ModuleOp module, TimingScope &timing) -> LogicalResult {
     return kiln::driver::lowerProgram(module, target, /*runtime=*/nullptr,
                                       tool.name, timing);

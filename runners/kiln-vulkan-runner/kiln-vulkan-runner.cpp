@@ -62,7 +62,8 @@ static llvm::cl::opt<std::string> bufferDeviceAddress(
                    "static sizes above 128 MiB, where the target env "
                    "allows; dynamic ones in an address variant launched for "
                    "buffers beyond the device's range) or always"),
-    llvm::cl::init("auto"), llvm::cl::cat(runnerCategory));
+    llvm::cl::init(kiln::kDefaultVulkanBufferDeviceAddress),
+    llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<bool> validate(
     "validate",
     llvm::cl::desc("Enable the Khronos validation layer; any message it "

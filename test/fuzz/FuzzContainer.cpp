@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Target/SPIRV/Container.h"
+#include "kiln/Contract/Container.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,5 +1,6 @@
-//===- FuzzModule.cpp - libFuzzer target: the Vulkan runtime's module load
-//-===//
+//===- FuzzModule.cpp - libFuzzer: the Vulkan module load -----------------===//
+//
+// LibFuzzer target: the Vulkan runtime's module load.
 //
 // What mgpuModuleLoad and the first kernel lookup check before a driver
 // sees a module: the container or raw SPIR-V, its instruction stream, entry
@@ -25,9 +26,9 @@
 
 #include "../../lib/Runtime/Vulkan/Context.h"
 #include "../../lib/Runtime/Vulkan/ValidateSPIRV.h"
+#include "kiln/Contract/Container.h"
 #include "kiln/Runtime/Runtime.h"
 #include "kiln/Runtime/VulkanRuntime.h"
-#include "kiln/Target/SPIRV/Container.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/CUDARuntime.h"
+#include "kiln/Contract/Container.h"
 #include "kiln/Runtime/Runtime.h"
-#include "kiln/Target/SPIRV/Container.h"
 
 #include <gtest/gtest.h>
 

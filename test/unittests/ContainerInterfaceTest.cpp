@@ -1,5 +1,6 @@
-//===- ContainerInterfaceTest.cpp - A container's table against its SPIR-V
-//-===//
+//===- ContainerInterfaceTest.cpp - Argument tables against SPIR-V --------===//
+//
+// A container's table against its SPIR-V.
 //
 // checkInterface and checkRawInterface on SPIR-V compiled by glslc: the
 // table that matches is accepted, and each field a tampered or wrong
@@ -10,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Target/SPIRV/Container.h"
+#include "kiln/Contract/Container.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 //===- ContainerTest.cpp - Kiln container round trips and corruption ------===//
 
-#include "kiln/Target/SPIRV/Container.h"
+#include "kiln/Contract/Container.h"
 
 #include <gtest/gtest.h>
 

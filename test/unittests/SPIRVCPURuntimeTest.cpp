@@ -1,7 +1,7 @@
 //===- SPIRVCPURuntimeTest.cpp - Kiln's spirv-cpu runtime -----------------===//
 //
 // Drives the runtime as compiled host code does: kernels written here by
-// hand against kiln/Runtime/SPIRVCPUABI.h (what --kiln-spirv-to-cpu emits),
+// hand against kiln/Contract/SPIRVCPUABI.h (what --kiln-spirv-to-cpu emits),
 // registered under the hash of a container's SPIR-V words (any few words),
 // memref descriptors passed as the expanded (allocated, aligned, offset,
 // sizes, strides) parameters. The C++ interface (kilnSpirvCpuRuntime)
@@ -12,9 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/SPIRVCPURuntime.h"
+#include "kiln/Contract/Container.h"
+#include "kiln/Contract/SPIRVCPUABI.h"
 #include "kiln/Runtime/Runtime.h"
-#include "kiln/Runtime/SPIRVCPUABI.h"
-#include "kiln/Target/SPIRV/Container.h"
 
 #include "Executor.h"
 #include "KernelArgs.h"
@@ -799,6 +799,17 @@ TEST(SPIRVCPURuntime, SubgroupOperationsInKernels) {
 
 std::atomic<int> oobWorkgroupsRun{0};
 
+/// A memref<4x64xf32> view of `data` (row stride 64).
+MemRef view4x64(float *data) {
+  MemRef b(data, 0);
+  b.rank = 2;
+  b.sizes[0] = 4;
+  b.sizes[1] = 64;
+  b.strides[0] = 64;
+  b.strides[1] = 1;
+  return b;
+}
+
 void oobKernel(Invocation *inv) {
   if (inv->localInvocationIndex == 0)
     ++oobWorkgroupsRun;
@@ -820,12 +831,7 @@ TEST(SPIRVCPURuntime, CheckedResourceAccessOutOfBounds) {
       11);
   std::vector<int32_t> first(4);
   std::vector<float> second(4 * 64 + 64, 0.0f); // Room past the view.
-  MemRef a(first.data(), 4), b(second.data(), 0);
-  b.rank = 2;
-  b.sizes[0] = 4;
-  b.sizes[1] = 64;
-  b.strides[0] = 64;
-  b.strides[1] = 1;
+  MemRef a(first.data(), 4), b = view4x64(second.data());
   std::vector<void *> params;
   a.append(params);
   b.append(params);
@@ -914,6 +920,55 @@ TEST(SPIRVCPURuntime, CheckedWorkgroupAccessOutOfBounds) {
             "variable 0 (memref<64xf32, 3>): byte 256, the variable holds 256 "
             "bytes");
   EXPECT_EQ(out[0], 0xCDCDCDCDu);
+}
+
+// Bounded accesses read Invocation::bounds: the zero area, the sink, each
+// resource's [lo, hi) (a memref view's reachable bytes, as checked mode
+// has them) and each workgroup variable's, in this worker's memory. The
+// kernel writes what it sees into its first buffer.
+void boundsKernel(Invocation *inv) {
+  const uintptr_t *b = inv->bounds;
+  auto *out = resource<uint64_t>(inv, 0);
+  if (inv->localInvocationIndex != 0 || inv->workgroupId[0] != 0)
+    return;
+  auto zeros = reinterpret_cast<const uint8_t *>(b[kBoundsZeros]);
+  bool allZero = true;
+  for (uint32_t i = 0; i < kBoundsScratchBytes; ++i)
+    allZero &= zeros[i] == 0;
+  out[0] = allZero;
+  out[1] = b[kBoundsSink] % 64 == 0 && b[kBoundsSink] != b[kBoundsZeros];
+  out[2] =
+      b[boundsOfResource(1)] - reinterpret_cast<uintptr_t>(inv->resources[1]);
+  out[3] = b[boundsOfResource(1) + 1] - b[boundsOfResource(1)];
+  auto wm = reinterpret_cast<uintptr_t>(inv->workgroupMemory);
+  out[4] = b[boundsOfWorkgroupVar(2, 0)] - wm;
+  out[5] = b[boundsOfWorkgroupVar(2, 0) + 1] - b[boundsOfWorkgroupVar(2, 0)];
+  out[6] = inv->dynamicWorkgroupBytes;
+}
+
+TEST(SPIRVCPURuntime, BoundedKernelsGetTheirBounds) {
+  static const KernelDesc desc = {
+      kABIVersion, kBounded,    16 + 256,       0,     2, 1, 3, 0,
+      "bounds",    kTwoBuffers, kWorkgroupVars, kSites};
+  void *f = loadKernel({&desc,
+                        boundsKernel,
+                        {memrefArg(8, 1, 0), memrefArg(4, 2, 1)},
+                        {4, 1, 1}},
+                       15);
+  std::vector<uint64_t> seen(8, 99);
+  std::vector<float> view(4 * 64 + 64, 0.0f);
+  MemRef a(seen.data(), seen.size()), b = view4x64(view.data());
+  std::vector<void *> params;
+  a.append(params);
+  b.append(params);
+  ASSERT_FALSE(launch(f, {2, 1, 1}, {4, 1, 1}, params));
+  EXPECT_EQ(seen[0], 1u) << "the zero area is not zero";
+  EXPECT_EQ(seen[1], 1u) << "the sink is not the worker's own";
+  EXPECT_EQ(seen[2], 0u) << "resource 1 starts at its first element";
+  EXPECT_EQ(seen[3], 4u * 64 * 4) << "resource 1 holds 4 x 64 floats";
+  EXPECT_EQ(seen[4], 16u) << "workgroup variable 0 is at offset 16";
+  EXPECT_EQ(seen[5], 256u) << "workgroup variable 0 holds 256 bytes";
+  EXPECT_EQ(seen[6], 0u) << "no dynamic workgroup memory";
 }
 
 //===----------------------------------------------------------------------===//

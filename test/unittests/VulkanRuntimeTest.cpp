@@ -1,5 +1,6 @@
-//===- VulkanRuntimeTest.cpp - Kiln's Vulkan runtime through its mgpu* ABI
-//-===//
+//===- VulkanRuntimeTest.cpp - The Vulkan runtime through mgpu* -----------===//
+//
+// Kiln's Vulkan runtime through its mgpu* ABI.
 //
 // Drives the runtime as JIT- or AOT-compiled host code does: containers built
 // here around SPIR-V compiled by glslc, memref descriptors passed as the
@@ -12,8 +13,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/VulkanRuntime.h"
+#include "kiln/Contract/Container.h"
 #include "kiln/Runtime/Runtime.h"
-#include "kiln/Target/SPIRV/Container.h"
 
 #include <gtest/gtest.h>
 
@@ -312,8 +313,9 @@ TEST_F(VulkanRuntime, OnePipelineForTenThousandLaunches) {
   }
   KilnVulkanStats after;
   kilnVulkanGetStats(&after);
-  EXPECT_EQ(after.pipelines - before.pipelines, 1u);
-  EXPECT_EQ(after.shaderModules - before.shaderModules, 1u);
+  // At most one: none when an earlier test (in a shuffled order) made it.
+  EXPECT_LE(after.pipelines - before.pipelines, 1u);
+  EXPECT_LE(after.shaderModules - before.shaderModules, 1u);
   EXPECT_EQ(after.launches - before.launches, 10000u);
   EXPECT_LE(after.descriptorPools - before.descriptorPools, 2u);
   EXPECT_EQ(after.instances, 1u);

@@ -95,6 +95,12 @@ static cl::opt<bool> checked(
     cl::desc("spirv-cpu: bounds-check every buffer and workgroup memory "
              "access, and check that every invocation reaches each barrier"),
     cl::init(false), cl::cat(spirvCategory));
+static cl::opt<bool> unboundedAccess(
+    "unbounded-access",
+    cl::desc("spirv-cpu: leave buffer and workgroup memory accesses "
+             "unbounded: faster, but an access out of bounds reaches the "
+             "host's memory (by default it reads zeros or is dropped)"),
+    cl::init(false), cl::cat(spirvCategory));
 
 static cl::opt<std::string>
     chip("chip",
@@ -111,7 +117,7 @@ static cl::opt<std::string> kernelFormat(
     cl::desc("Format of the kernels inside --emit=mlir|llvm|obj|exe: ptx, "
              "cubin or fatbin (default; cubin and fatbin need ptxas, without "
              "it PTX is used)"),
-    cl::init("fatbin"), cl::cat(cudaCategory));
+    cl::init(cuda::kDefaultFormat.str()), cl::cat(cudaCategory));
 static cl::opt<std::string>
     cudaPath("cuda-path",
              cl::desc("Toolkit root (default: $CUDA_PATH, $PATH, "
@@ -176,21 +182,18 @@ static int toolMain(int argc, char **argv) {
     return driver::printCUDAToolkit(cudaPath, tool.name);
 
   driver::TargetOptions targetOptions;
-  std::optional<driver::Target> kind = driver::parseTarget(target);
+  const driver::TargetInfo *kind = driver::findTarget(target);
   if (!kind)
     return driver::reportError(tool.name,
                                "unknown --target='" + target +
-                                   "'; supported: vulkan, cuda, spirv-cpu");
-  targetOptions.target = *kind;
-  // spirv-cpu compiles for the CPU's own profile unless told otherwise.
-  if (!targetEnv.empty())
-    targetOptions.targetEnv = targetEnv;
-  else if (*kind == driver::Target::SPIRVCPU)
-    targetOptions.targetEnv = "device";
+                                   "'; supported: " + driver::targetNames());
+  targetOptions.target = kind->target;
+  targetOptions.targetEnv = targetEnv;
   targetOptions.use64BitIndex = use64BitIndex;
   targetOptions.bufferDeviceAddress = bufferDeviceAddress;
   targetOptions.fastMath = fastMath;
   targetOptions.checked = checked;
+  targetOptions.unboundedAccess = unboundedAccess;
   targetOptions.chip = chip;
   targetOptions.features = features;
   targetOptions.format = kernelFormat;
@@ -211,8 +214,11 @@ static int toolMain(int argc, char **argv) {
 
   // "device" targets ask the runtime of the target (only then is it
   // started).
-  rt::Runtime *runtime =
-      *kind == driver::Target::CUDA ? kilnCudaRuntime() : kilnVulkanRuntime();
+  rt::Runtime *runtime = nullptr;
+  if (kind->deviceRuntime == driver::DeviceRuntime::CUDA)
+    runtime = kilnCudaRuntime();
+  else if (kind->deviceRuntime == driver::DeviceRuntime::Vulkan)
+    runtime = kilnVulkanRuntime();
   return driver::compile(std::move(options), std::move(targetOptions), runtime,
                          argv[0], tool.name);
 }

@@ -12,6 +12,7 @@
 #ifndef KILN_DRIVER_COMPILE_H
 #define KILN_DRIVER_COMPILE_H
 
+#include "kiln/Driver/Targets.h"
 #include "kiln/Target/AOT/AOT.h"
 #include "kiln/Target/NVVM/CUDA.h"
 #include "kiln/Target/SPIRV/TargetEnvs.h"
@@ -58,43 +59,10 @@ private:
   std::unique_ptr<mlir::SourceMgrDiagnosticHandler> diagnostics;
 };
 
-/// Where kernels run.
-enum class Target { Vulkan, CUDA, SPIRVCPU };
-
-/// Parses "vulkan", "cuda" or "spirv-cpu".
-std::optional<Target> parseTarget(llvm::StringRef name);
-
-/// What kernels are compiled for, as kiln-compile's and the runners' options
-/// say it.
-struct TargetOptions {
-  Target target = Target::Vulkan;
-  /// Vulkan and spirv-cpu: a profile name, a #spirv.target_env literal, or
-  /// "device" (Vulkan: the device the runtime chooses; spirv-cpu: the
-  /// spirv-cpu profile).
-  std::string targetEnv = kDefaultVulkanTargetEnv;
-  /// Lower index to i64 in kernels and push constants.
-  bool use64BitIndex = false;
-  /// never, auto or always; empty: the target's default (Vulkan auto,
-  /// spirv-cpu never).
-  std::string bufferDeviceAddress;
-  /// spirv-cpu: checked mode.
-  bool checked = false;
-  /// Vulkan and spirv-cpu: no float controls (docs/user-guide.md).
-  bool fastMath = false;
-  /// CUDA: sm_XX or "device" (the device the runtime chooses).
-  std::string chip = cuda::kDefaultChip.str();
-  /// CUDA: PTX features; empty: the oldest PTX the chip accepts.
-  std::string features;
-  /// CUDA: the kernels' format inside host programs: ptx, cubin or fatbin.
-  std::string format = "fatbin";
-  /// CUDA: the toolkit's root; empty: searched.
-  std::string cudaPath;
-};
-
-/// Checks `options` and replaces what names a device with what the device
-/// is: --target-env=device and --chip=device ask `runtime` (the Vulkan or
-/// CUDA runtime; null where the tool has none, which makes "device" an
-/// error). Fails with `error` set.
+/// Checks `options`, fills what is empty with the target's defaults, and
+/// replaces what names a device with what the device is: --target-env=device
+/// and --chip=device ask `runtime` (the Vulkan or CUDA runtime; null where the
+/// tool has none, which makes "device" an error). Fails with `error` set.
 mlir::LogicalResult resolveTarget(TargetOptions &options,
                                   mlir::MLIRContext &context,
                                   rt::Runtime *runtime, std::string &error);

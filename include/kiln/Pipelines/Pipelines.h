@@ -3,6 +3,7 @@
 #ifndef KILN_PIPELINES_PIPELINES_H
 #define KILN_PIPELINES_PIPELINES_H
 
+#include "kiln/Target/NVVM/CUDA.h"
 #include "kiln/Target/SPIRV/TargetEnvs.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -34,7 +35,7 @@ struct GPUToSPIRVPipelineOptions
                      "of a descriptor: never, auto (static sizes above "
                      "128 MiB, where the target env allows; dynamic ones in "
                      "an address variant of the kernel) or always"),
-      llvm::cl::init("auto")};
+      llvm::cl::init(kiln::kDefaultVulkanBufferDeviceAddress)};
   PassOptions::Option<bool> fastMath{
       *this, "fast-math",
       llvm::cl::desc("Let the driver ignore NaNs, infinities and signed zeros "
@@ -74,7 +75,7 @@ struct GPUToSPIRVCPUPipelineOptions
       llvm::cl::desc("Target env profile for GPU modules without one "
                      "(spirv-cpu, vulkan-1.1, vulkan-1.2, vulkan-1.3, desktop, "
                      "lavapipe) or a #spirv.target_env literal"),
-      llvm::cl::init("spirv-cpu")};
+      llvm::cl::init(kiln::kDefaultSPIRVCPUTargetEnv)};
   PassOptions::Option<bool> use64BitIndex{
       *this, "use-64bit-index",
       llvm::cl::desc("Lower index to i64 in kernels and push constants"),
@@ -85,7 +86,7 @@ struct GPUToSPIRVCPUPipelineOptions
       *this, "buffer-device-address",
       llvm::cl::desc("Memref arguments bound by buffer device address: "
                      "never (default), auto or always"),
-      llvm::cl::init("never")};
+      llvm::cl::init(kiln::kDefaultSPIRVCPUBufferDeviceAddress)};
   PassOptions::Option<bool> fastMath{
       *this, "fast-math",
       llvm::cl::desc("Let the driver ignore NaNs, infinities and signed zeros "
@@ -99,6 +100,13 @@ struct GPUToSPIRVCPUPipelineOptions
       *this, "checked",
       llvm::cl::desc("Bounds-check every buffer and workgroup memory access "
                      "and check that every invocation reaches each barrier"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> unboundedAccess{
+      *this, "unbounded-access",
+      llvm::cl::desc("Leave buffer and workgroup memory accesses unbounded "
+                     "(by default one out of bounds reads zeros or is "
+                     "dropped): faster, but such an access reaches the "
+                     "host's memory"),
       llvm::cl::init(false)};
 };
 
@@ -120,7 +128,7 @@ struct GPUToNVVMPipelineOptions
   PassOptions::Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("NVIDIA chip for GPU modules without a target"),
-      llvm::cl::init("sm_90")};
+      llvm::cl::init(kiln::cuda::kDefaultChip.str())};
   PassOptions::Option<std::string> features{
       *this, "features",
       llvm::cl::desc("PTX features, e.g. +ptx80 (default: the oldest PTX "
@@ -134,7 +142,7 @@ struct GPUToNVVMPipelineOptions
       *this, "format",
       llvm::cl::desc("ptx, cubin or fatbin (cubin and fatbin need the CUDA "
                      "toolkit's ptxas; without it PTX is emitted)"),
-      llvm::cl::init("fatbin")};
+      llvm::cl::init(kiln::cuda::kDefaultFormat.str())};
   PassOptions::Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit root (default: $CUDA_PATH, $PATH, "

@@ -31,13 +31,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kiln/Runtime/MGPU.h"
+#include "kiln/Contract/MGPU.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-//===-- Upstream's mgpu* ABI: kiln/Runtime/MGPU.h ------------------------===//
+//===-- Upstream's mgpu* ABI: kiln/Contract/MGPU.h ------------------------===//
 
 // On CUDA: mgpuModuleLoad takes a cubin, a fatbin or PTX text (PTX need not
 // be NUL-terminated; one that fails to compile is reported with the

@@ -3,7 +3,7 @@
 // libkiln_spirv_cpu_runtime implements upstream MLIR's `mgpu*` host ABI on
 // the host CPU, for programs whose GPU modules were compiled with the
 // spirv-cpu target: their kernels are host functions that register
-// themselves (kiln/Runtime/SPIRVCPUABI.h) and run every workgroup and
+// themselves (kiln/Contract/SPIRVCPUABI.h) and run every workgroup and
 // invocation of a launch on a pool of worker threads (docs/spirv-cpu.md).
 // It links no LLVM and no MLIR. Launches, copies and fills complete before
 // the call returns; streams and events are handles.
@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kiln/Runtime/MGPU.h"
+#include "kiln/Contract/MGPU.h"
 #ifndef __cplusplus
 #include <stdbool.h>
 #endif
@@ -34,7 +34,7 @@
 extern "C" {
 #endif
 
-//===-- Upstream's mgpu* ABI: kiln/Runtime/MGPU.h ------------------------===//
+//===-- Upstream's mgpu* ABI: kiln/Contract/MGPU.h ------------------------===//
 
 // On spirv-cpu: mgpuModuleLoad takes a Kiln container whose kernels were
 // compiled for the CPU and registered (__kiln_spirv_cpu_register) under the

@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kiln/Runtime/MGPU.h"
+#include "kiln/Contract/MGPU.h"
 #ifndef __cplusplus
 #include <stdbool.h>
 #endif
@@ -36,7 +36,7 @@
 extern "C" {
 #endif
 
-//===-- Upstream's mgpu* ABI: kiln/Runtime/MGPU.h ------------------------===//
+//===-- Upstream's mgpu* ABI: kiln/Contract/MGPU.h ------------------------===//
 
 // On Vulkan: mgpuModuleLoad takes a Kiln container (kiln-spirv) or a raw
 // SPIR-V module; raw SPIR-V kernels take upstream's {pointer, size in bytes}

@@ -1,5 +1,4 @@
-//===- Passes.h - KilnTransforms passes ---------------------------*- C++
-//-*-===//
+//===- Passes.h - KilnTransforms passes -------------------------*- C++ -*-===//
 //
 // Kernel transforms shared by both targets (Passes.td).
 //

@@ -7,7 +7,7 @@
 
 #include "LowerPrintf.h"
 
-#include "kiln/Target/SPIRV/PrintfFormat.h"
+#include "kiln/Contract/PrintfFormat.h"
 #include "kiln/Target/SPIRV/Serialization.h"
 #include "kiln/Target/SPIRV/TargetEnvs.h"
 
@@ -25,7 +25,7 @@ using namespace mlir;
 
 using kiln::printf_format::Conversion;
 
-/// Parses `format` as debug printf reads it (kiln/Target/SPIRV/PrintfFormat.h,
+/// Parses `format` as debug printf reads it (kiln/Contract/PrintfFormat.h,
 /// which the Vulkan runtime also checks modules with); reports at `op` what
 /// it cannot print.
 static LogicalResult parseFormat(gpu::PrintfOp op, StringRef format,

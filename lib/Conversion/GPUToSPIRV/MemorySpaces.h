@@ -1,5 +1,6 @@
-//===- MemorySpaces.h - Memory spaces and metadata of kernel memrefs -*- C++
-//-*-===//
+//===- MemorySpaces.h - Kernel memref memory spaces -------------*- C++ -*-===//
+//
+// Memory spaces and metadata of kernel memrefs.
 //
 // What kiln-spirv-kernel-abi decides with, beside the `kiln.abi` attribute
 // (kiln/Dialect/Kiln/KernelABI.h) it puts on each kernel.
@@ -9,8 +10,8 @@
 #ifndef KILN_LIB_CONVERSION_GPUTOSPIRV_MEMORYSPACES_H
 #define KILN_LIB_CONVERSION_GPUTOSPIRV_MEMORYSPACES_H
 
+#include "kiln/Contract/Container.h"
 #include "kiln/Dialect/Kiln/KernelABI.h"
-#include "kiln/Target/SPIRV/Container.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVEnums.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -95,6 +95,21 @@ unsigned kiln::getElementBytes(Type elementType) {
   return bits / 8;
 }
 
+// #kiln.arg's kinds are the container's argument kinds, value for value:
+// the passes cast one to the other.
+static_assert(uint32_t(KernelArgKind::memref) ==
+              uint32_t(container::ArgKind::MemRef));
+static_assert(uint32_t(KernelArgKind::scalar) ==
+              uint32_t(container::ArgKind::Scalar));
+static_assert(uint32_t(KernelArgKind::address) ==
+              uint32_t(container::ArgKind::Address));
+static_assert(uint32_t(KernelArgKind::strided_address) ==
+              uint32_t(container::ArgKind::StridedAddress));
+static_assert(uint32_t(KernelArgKind::identity_memref) ==
+              uint32_t(container::ArgKind::IdentityMemRef));
+static_assert(getMaxEnumValForKernelArgKind() == container::kMaxArgKind,
+              "a kind one side has and the other does not");
+
 /// The container's view of one argument attribute.
 static container::ArgInfo toArgInfo(KernelArgAttr arg) {
   container::ArgInfo a;

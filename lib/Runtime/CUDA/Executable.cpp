@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Executable.h"
-#include "kiln/Target/SPIRV/Container.h"
+#include "kiln/Contract/Container.h"
 
 #include <algorithm>
 #include <cstring>

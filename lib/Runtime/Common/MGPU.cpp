@@ -1,7 +1,7 @@
 //===- MGPU.cpp - Upstream's mgpu* ABI, once for every runtime -----------===//
 //
 // Every runtime library compiles this file: the mgpu* entry points
-// (kiln/Runtime/MGPU.h) over the library's C++ interface
+// (kiln/Contract/MGPU.h) over the library's C++ interface
 // (kiln::rt::boundaryRuntime(), kiln/Runtime/Runtime.h), and upstream's
 // fillResource helpers. The ABI has no error returns, so an error is
 // reported with the library's name and ends the process (Boundary.h); the
@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Runtime/MGPU.h"
+#include "kiln/Contract/MGPU.h"
 #include "../Boundary.h"
 #include "../FillResource.h"
 #include "kiln/Runtime/Runtime.h"

@@ -101,6 +101,10 @@ struct Executor::Worker {
   FiberContext self;
   std::vector<std::unique_ptr<Lane>> lanes;
   AlignedBuffer workgroupMemory, privateMemory;
+  /// Invocation::bounds of the workgroup being run, and the area its
+  /// out-of-bounds writes go to.
+  std::vector<uintptr_t> bounds;
+  alignas(64) uint8_t sink[kBoundsScratchBytes];
   /// What the workgroup being run is.
   Launch *launch = nullptr;
   uint32_t workgroupId[3] = {0, 0, 0};
@@ -108,6 +112,7 @@ struct Executor::Worker {
   Status failure;
 
   Status runWorkgroup(Launch &launch, uint64_t index);
+  void fillBounds(const Launch &launch, const uint8_t *shared);
   Status schedule(Launch &launch, uint32_t count);
   Status resolveSubgroups(Launch &launch, uint32_t count);
   Status resolveBarrier(Launch &launch, uint32_t count);
@@ -150,6 +155,32 @@ void stopInvocation(Lane &lane, Status error) {
 }
 } // namespace
 
+/// What bounded accesses read instead of bytes out of bounds.
+alignas(64) static const uint8_t boundsZeros[kBoundsScratchBytes] = {};
+
+void Executor::Worker::fillBounds(const Launch &l, const uint8_t *shared) {
+  const KernelDesc &desc = *l.kernel->desc;
+  bounds.assign(boundsOfWorkgroupVar(desc.numResources, desc.numWorkgroupVars),
+                0);
+  bounds[kBoundsZeros] = reinterpret_cast<uintptr_t>(boundsZeros);
+  bounds[kBoundsSink] = reinterpret_cast<uintptr_t>(sink);
+  for (uint32_t r = 0; r < desc.numResources && r < l.extents.size(); ++r) {
+    bounds[boundsOfResource(r)] = l.extents[r].lo;
+    bounds[boundsOfResource(r) + 1] = l.extents[r].hi;
+  }
+  for (uint32_t v = 0; v < desc.numWorkgroupVars; ++v) {
+    const WorkgroupVarDesc &var = desc.workgroupVars[v];
+    // The dynamic array (the last variable, 0 bytes in the descriptor) is
+    // as long as this launch made it.
+    bool dynamic =
+        (desc.flags & kDynamicWorkgroup) && v + 1 == desc.numWorkgroupVars;
+    uintptr_t lo = reinterpret_cast<uintptr_t>(shared) + var.offset;
+    bounds[boundsOfWorkgroupVar(desc.numResources, v)] = lo;
+    bounds[boundsOfWorkgroupVar(desc.numResources, v) + 1] =
+        lo + (dynamic ? l.dynamicWorkgroupBytes : var.bytes);
+  }
+}
+
 Status Executor::Worker::runWorkgroup(Launch &l, uint64_t index) {
   launch = &l;
   failure = Status();
@@ -173,6 +204,8 @@ Status Executor::Worker::runWorkgroup(Launch &l, uint64_t index) {
                                        " bytes of private memory");
   if (l.checked)
     std::memset(shared, 0xCD, sharedBytes);
+  if (desc.flags & kBounded)
+    fillBounds(l, shared);
 
   while (lanes.size() < count) {
     auto lane = std::make_unique<Lane>();
@@ -203,13 +236,15 @@ Status Executor::Worker::runWorkgroup(Launch &l, uint64_t index) {
     inv.subgroupId = local / kSubgroupSize;
     inv.subgroupLocalInvocationId = local % kSubgroupSize;
     inv.numSubgroups = (l.invocations + kSubgroupSize - 1) / kSubgroupSize;
-    inv.reserved[0] = inv.reserved[1] = inv.reserved[2] = 0;
+    inv.dynamicWorkgroupBytes = l.dynamicWorkgroupBytes;
+    inv.reserved[0] = inv.reserved[1] = 0;
     inv.resources = l.resources.data();
     inv.pushConstants =
         l.pushConstants.empty() ? nullptr : l.pushConstants.data();
     inv.workgroupMemory = sharedBytes ? shared : nullptr;
     inv.privateMemory = desc.privateMemoryBytes ? privateBytes : nullptr;
     inv.scheduler = &lane;
+    inv.bounds = (desc.flags & kBounded) ? bounds.data() : nullptr;
     if (privateStride)
       std::memset(privateBytes, 0, privateStride);
     lane.state = LaneState::Ready;

@@ -40,9 +40,9 @@
 #ifndef KILN_RUNTIME_SPIRVCPU_EXECUTOR_H
 #define KILN_RUNTIME_SPIRVCPU_EXECUTOR_H
 
-#include "kiln/Runtime/SPIRVCPUABI.h"
+#include "kiln/Contract/Container.h"
+#include "kiln/Contract/SPIRVCPUABI.h"
 #include "kiln/Runtime/Status.h"
-#include "kiln/Target/SPIRV/Container.h"
 
 #include <atomic>
 #include <condition_variable>

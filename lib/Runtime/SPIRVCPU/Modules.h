@@ -14,7 +14,7 @@
 #define KILN_RUNTIME_SPIRVCPU_MODULES_H
 
 #include "Executor.h"
-#include "kiln/Runtime/SPIRVCPUABI.h"
+#include "kiln/Contract/SPIRVCPUABI.h"
 #include "kiln/Runtime/Status.h"
 
 #include <cstddef>

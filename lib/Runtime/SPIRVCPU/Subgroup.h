@@ -9,7 +9,7 @@
 #ifndef KILN_RUNTIME_SPIRVCPU_SUBGROUP_H
 #define KILN_RUNTIME_SPIRVCPU_SUBGROUP_H
 
-#include "kiln/Runtime/SPIRVCPUABI.h"
+#include "kiln/Contract/SPIRVCPUABI.h"
 #include "kiln/Runtime/Status.h"
 
 namespace kiln {

@@ -1,5 +1,6 @@
-//===- Context.h - The process-wide state of Kiln's Vulkan runtime -*- C++
-//-*-===//
+//===- Context.h - The Vulkan runtime's process state -----------*- C++ -*-===//
+//
+// The process-wide state of Kiln's Vulkan runtime.
 //
 // One Context per process opens the instance and a Device (Device.h) and
 // holds the units over it: Memory (Memory.h) and Executables
@@ -17,8 +18,8 @@
 #include "Launcher.h"
 #include "Memory.h"
 #include "Queue.h"
+#include "kiln/Contract/Container.h"
 #include "kiln/Runtime/Runtime.h"
-#include "kiln/Target/SPIRV/Container.h"
 
 #include <atomic>
 #include <chrono>

@@ -15,7 +15,7 @@
 #define KILN_RUNTIME_VULKAN_EXECUTABLE_H
 
 #include "Device.h"
-#include "kiln/Target/SPIRV/Container.h"
+#include "kiln/Contract/Container.h"
 
 #include <map>
 #include <memory>

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Context.h"
-#include "kiln/Target/SPIRV/PrintfFormat.h"
+#include "kiln/Contract/PrintfFormat.h"
 
 #include <spirv/unified1/NonSemanticDebugPrintf.h>
 #include <spirv/unified1/spirv.h>

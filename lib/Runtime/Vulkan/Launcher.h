@@ -1,5 +1,4 @@
-//===- Launcher.h - Launches, copies and fills over a device -----*- C++
-//-*-===//
+//===- Launcher.h - Launches, copies and fills over a device ----*- C++ -*-===//
 //
 // The top unit of the Vulkan runtime: what records commands over the units
 // below it (Memory for where each range lives, Executables for pipelines,

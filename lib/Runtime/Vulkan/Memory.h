@@ -1,5 +1,6 @@
-//===- Memory.h - A device's allocations, staging and host import -*- C++
-//-*-===//
+//===- Memory.h - A device's allocations and staging ------------*- C++ -*-===//
+//
+// A device's allocations, staging and host import.
 //
 // The Memory unit of the Vulkan runtime: the device allocations gpu.alloc
 // made, buffers with memory bound, and host memory imported or staged for a

@@ -1,5 +1,4 @@
-//===- Queue.h - A device's submissions, fences and streams ------*- C++
-//-*-===//
+//===- Queue.h - A device's submissions, fences and streams -----*- C++ -*-===//
 //
 // The Queue unit of the Vulkan runtime: command buffers recorded, submitted
 // to the device's one queue with a fence, waited for (with the runtime's

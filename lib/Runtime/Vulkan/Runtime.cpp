@@ -1,5 +1,4 @@
-//===- Runtime.cpp - Kiln's Vulkan runtime behind its C++ interface
-//--------===//
+//===- Runtime.cpp - Kiln's Vulkan runtime behind its C++ interface -------===//
 //
 // One implementation behind two doors: kilnVulkanRuntime(), the C++
 // interface that returns every error (kiln/Runtime/Runtime.h), and the C

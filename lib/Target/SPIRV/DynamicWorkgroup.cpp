@@ -11,7 +11,7 @@
 
 #include "kiln/Target/SPIRV/Serialization.h"
 
-#include "kiln/Target/SPIRV/Container.h"
+#include "kiln/Contract/Container.h"
 
 #include "spirv-tools/libspirv.h"
 #include <spirv/unified1/spirv.h>

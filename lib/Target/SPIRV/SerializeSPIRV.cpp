@@ -2,9 +2,9 @@
 
 #include "kiln/Target/SPIRV/Serialization.h"
 
+#include "kiln/Contract/Container.h"
 #include "kiln/Dialect/Kiln/KernelABI.h"
 #include "kiln/Dialect/Kiln/KilnDialect.h"
-#include "kiln/Target/SPIRV/Container.h"
 #include "kiln/Target/SPIRV/Passes.h"
 #include "kiln/Target/SPIRV/TargetEnvs.h"
 

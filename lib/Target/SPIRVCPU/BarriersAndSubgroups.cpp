@@ -5,7 +5,7 @@
 // Workgroup-scope spirv.ControlBarrier calls __kiln_spirv_cpu_barrier, a
 // Subgroup-scope one and each spirv.GroupNonUniform* op
 // __kiln_spirv_cpu_subgroup, with the value and the result through allocas
-// (include/kiln/Runtime/SPIRVCPUABI.h). A spirv.MemoryBarrier is a fence.
+// (include/kiln/Contract/SPIRVCPUABI.h). A spirv.MemoryBarrier is a fence.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,5 +1,7 @@
-//===- ExtendedOps.h - SPIR-V ops upstream's LLVM lowering lacks -*- C++
-//-*-===//
+//===- ExtendedOps.h - SPIR-V ops upstream lacks ----------------*- C++ -*-===//
+//
+// SPIR-V ops upstream's LLVM lowering lacks.
+//
 
 #ifndef KILN_TARGET_SPIRVCPU_EXTENDEDOPS_H
 #define KILN_TARGET_SPIRVCPU_EXTENDEDOPS_H

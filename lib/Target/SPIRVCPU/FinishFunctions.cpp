@@ -112,10 +112,12 @@ LogicalResult kiln::spirvtocpu::finishFunctions(ModuleOp converted,
     // Global addresses, from the invocation.
     CheckedRoots checkedRoots = placeGlobalAddresses(b, fn, invocation, state);
 
-    if (!state.checked)
-      continue;
-    insertAccessChecks(b, converted, fn, invocation, layout, state,
-                       checkedRoots);
+    if (state.checked)
+      insertAccessChecks(b, converted, fn, invocation, layout, state,
+                         checkedRoots);
+    else if (state.bounded && failed(boundAccesses(b, fn, invocation, layout,
+                                                   state, checkedRoots)))
+      return failure();
   }
 
   // The debug printf stubs, now without callers, and the placeholders of

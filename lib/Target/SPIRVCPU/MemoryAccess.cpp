@@ -11,7 +11,12 @@
 //    workgroup's or the invocation's memory);
 //  - checked mode: before each load, store or atomic on a buffer or on
 //    workgroup memory, a call of __kiln_spirv_cpu_check, which stops the
-//    kernel when the access is out of bounds.
+//    kernel when the access is out of bounds;
+//  - otherwise, unless --unbounded-access, bounded accesses: each such
+//    access compares its bytes with its binding's or variable's bounds and,
+//    out of them, goes to a zero area (loads read zeros) or to a sink
+//    (stores and atomics change nothing), as Vulkan's robustBufferAccess2
+//    has it; an atomic out of bounds returns 0.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +28,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <cstddef>
+#include <map>
 
 using namespace mlir;
 using namespace kiln::spirvtocpu;
@@ -261,4 +267,142 @@ void kiln::spirvtocpu::insertAccessChecks(OpBuilder &b, ModuleOp converted,
       check(op, cmpxchg.getPtr(), cmpxchg.getVal().getType(),
             abi::AccessKind::Atomic);
   });
+}
+
+//===----------------------------------------------------------------------===//
+// Bounded accesses
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The bounds a function's accesses compare with, loaded once in its entry
+/// block from the invocation's table (invariant loads, which LLVM hoists
+/// and shares).
+class Bounds {
+public:
+  Bounds(OpBuilder &b, LLVM::LLVMFuncOp fn, Value invocation,
+         const ModuleState &state)
+      : b(b), state(state), loc(fn.getLoc()) {
+    MLIRContext *ctx = fn.getContext();
+    ptrType = LLVM::LLVMPointerType::get(ctx);
+    b.setInsertionPointToStart(&fn.getBody().front());
+    Value field = LLVM::GEPOp::create(
+        b, loc, ptrType, b.getI8Type(), invocation,
+        ArrayRef<LLVM::GEPArg>{int32_t(offsetof(abi::Invocation, bounds))});
+    table = load(ptrType, field);
+    zeros = entry(ptrType, abi::kBoundsZeros);
+    sink = entry(ptrType, abi::kBoundsSink);
+    insertionPoint = b.saveInsertionPoint();
+  }
+
+  /// The [lo, hi) byte addresses of resource or workgroup variable `index`.
+  std::pair<Value, Value> of(abi::AccessSpace space, uint32_t index) {
+    auto key = std::make_pair(uint32_t(space), index);
+    auto it = cache.find(key);
+    if (it != cache.end())
+      return it->second;
+    uint32_t at = space == abi::AccessSpace::Resource
+                      ? abi::boundsOfResource(index)
+                      : abi::boundsOfWorkgroupVar(
+                            uint32_t(state.resources.size()), index);
+    OpBuilder::InsertionGuard guard(b);
+    b.restoreInsertionPoint(insertionPoint);
+    std::pair<Value, Value> bounds{entry(b.getI64Type(), at),
+                                   entry(b.getI64Type(), at + 1)};
+    insertionPoint = b.saveInsertionPoint();
+    return cache[key] = bounds;
+  }
+
+  Value zeros, sink;
+
+private:
+  Value load(Type type, Value address) {
+    auto op = LLVM::LoadOp::create(b, loc, type, address, /*alignment=*/8);
+    op.setInvariant(true);
+    return op;
+  }
+  Value entry(Type type, uint32_t index) {
+    Value at = LLVM::GEPOp::create(b, loc, ptrType, b.getI64Type(), table,
+                                   ArrayRef<LLVM::GEPArg>{int32_t(index)});
+    return load(type, at);
+  }
+
+  OpBuilder &b;
+  const ModuleState &state;
+  Location loc;
+  Type ptrType;
+  Value table;
+  OpBuilder::InsertPoint insertionPoint;
+  std::map<std::pair<uint32_t, uint32_t>, std::pair<Value, Value>> cache;
+};
+} // namespace
+
+LogicalResult kiln::spirvtocpu::boundAccesses(OpBuilder &b, LLVM::LLVMFuncOp fn,
+                                              Value invocation,
+                                              const DataLayout &layout,
+                                              const ModuleState &state,
+                                              const CheckedRoots &roots) {
+  // The accesses first: bounding one adds no access of a root.
+  struct Access {
+    Operation *op;
+    unsigned operand;
+    Type type;
+    std::pair<abi::AccessSpace, uint32_t> place;
+  };
+  SmallVector<Access> accesses;
+  auto note = [&](Operation *op, unsigned operand, Type type) {
+    Value root = addressRoot(op->getOperand(operand), roots);
+    if (root)
+      accesses.push_back({op, operand, type, roots.lookup(root)});
+  };
+  fn.walk([&](Operation *op) {
+    if (auto load = dyn_cast<LLVM::LoadOp>(op))
+      note(op, 0, load.getType());
+    else if (auto store = dyn_cast<LLVM::StoreOp>(op))
+      note(op, 1, store.getValue().getType());
+    else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
+      note(op, 0, rmw.getVal().getType());
+    else if (auto cmpxchg = dyn_cast<LLVM::AtomicCmpXchgOp>(op))
+      note(op, 0, cmpxchg.getVal().getType());
+  });
+  if (accesses.empty())
+    return success();
+
+  Bounds bounds(b, fn, invocation, state);
+  Type i64 = b.getI64Type();
+  for (const Access &access : accesses) {
+    uint64_t bytes = layout.getTypeSize(access.type).getFixedValue();
+    if (bytes > abi::kBoundsScratchBytes)
+      return access.op->emitError("an access of ")
+             << bytes << " bytes is above the " << abi::kBoundsScratchBytes
+             << " a bounded access of the spirv-cpu target may make; access "
+                "fewer bytes at a time, or compile with --unbounded-access "
+                "or --checked";
+    auto [lo, hi] = bounds.of(access.place.first, access.place.second);
+    Operation *op = access.op;
+    Location loc = op->getLoc();
+    b.setInsertionPoint(op);
+    Value address = op->getOperand(access.operand);
+    Value first = LLVM::PtrToIntOp::create(b, loc, i64, address);
+    Value end = LLVM::AddOp::create(
+        b, loc, first,
+        LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(bytes)));
+    Value atOrAfterLo =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, first, lo);
+    Value endsByHi =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ule, end, hi);
+    Value inside = LLVM::AndOp::create(b, loc, atOrAfterLo, endsByHi);
+    bool reads = isa<LLVM::LoadOp>(op);
+    Value safe = LLVM::SelectOp::create(b, loc, inside, address,
+                                        reads ? bounds.zeros : bounds.sink);
+    op->setOperand(access.operand, safe);
+    if (reads || isa<LLVM::StoreOp>(op))
+      continue;
+    // An atomic out of bounds returns 0 (a compare-exchange: 0, failed).
+    Value result = op->getResult(0);
+    b.setInsertionPointAfter(op);
+    Value zero = LLVM::ZeroOp::create(b, loc, result.getType());
+    Value chosen = LLVM::SelectOp::create(b, loc, inside, result, zero);
+    result.replaceAllUsesExcept(chosen, chosen.getDefiningOp());
+  }
+  return success();
 }

@@ -1,7 +1,7 @@
 //===- Registration.cpp - KernelDescs and their registration --------------===//
 //
 // The host side of a module compiled for the CPU: for each kernel a
-// KernelDesc (include/kiln/Runtime/SPIRVCPUABI.h) with its name, flags,
+// KernelDesc (include/kiln/Contract/SPIRVCPUABI.h) with its name, flags,
 // memory sizes, resources, workgroup variables and the source sites of its
 // checks, barriers and subgroup operations, all as private constants; and
 // a constructor of the host program that registers the kernels under the
@@ -166,6 +166,7 @@ static std::string emitKernelDesc(OpBuilder &b, ModuleOp host, Location loc,
       (state.usesBarrier ? uint32_t(abi::kUsesBarrier) : 0u) |
       (state.usesSubgroupOps ? uint32_t(abi::kUsesSubgroupOps) : 0u) |
       (state.checked ? uint32_t(abi::kChecked) : 0u) |
+      (state.bounded ? uint32_t(abi::kBounded) : 0u) |
       (state.dynamicWorkgroup ? uint32_t(abi::kDynamicWorkgroup) : 0u);
   defineConstant(b, host, loc, descName, descType, [&](Fields &f) {
     uint32_t counts[] = {abi::kABIVersion,

@@ -37,8 +37,8 @@
 
 #include "ExtendedOps.h"
 #include "SPIRVToCPUInternal.h"
+#include "kiln/Contract/SPIRVCPUABI.h"
 #include "kiln/Conversion/Unconvertible.h"
-#include "kiln/Runtime/SPIRVCPUABI.h"
 #include "kiln/Target/SPIRV/Serialization.h"
 #include "kiln/Target/SPIRVCPU/Passes.h"
 
@@ -386,6 +386,7 @@ LogicalResult SPIRVToCPUPass::convertModule(gpu::GPUModuleOp gpuModule) {
     return failure();
   ModuleState state;
   state.checked = checked;
+  state.bounded = !checked && !unboundedAccess;
   state.prefix = ("__kiln_cpu_" + gpuModule.getName()).str();
   if (auto formats =
           original->getAttrOfType<ArrayAttr>(kiln::kDebugPrintfFormatsAttr))

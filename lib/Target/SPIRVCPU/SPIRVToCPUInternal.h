@@ -10,7 +10,7 @@
 #ifndef KILN_TARGET_SPIRVCPU_SPIRVTOCPUINTERNAL_H
 #define KILN_TARGET_SPIRVCPU_SPIRVTOCPUINTERNAL_H
 
-#include "kiln/Runtime/SPIRVCPUABI.h"
+#include "kiln/Contract/SPIRVCPUABI.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -31,7 +31,7 @@ class TypeConverter;
 } // namespace mlir
 
 /// The compiler half of the spirv-cpu target (the ABI it targets is
-/// kiln::spirvcpu, include/kiln/Runtime/SPIRVCPUABI.h).
+/// kiln::spirvcpu, include/kiln/Contract/SPIRVCPUABI.h).
 namespace kiln::spirvtocpu {
 
 /// Where a SPIR-V global variable lives on the CPU.
@@ -70,6 +70,9 @@ struct ModuleState {
   bool usesBarrier = false;
   bool usesSubgroupOps = false;
   bool checked = false;
+  /// Accesses of buffers and workgroup variables are bounded (the default:
+  /// neither checked mode nor --unbounded-access).
+  bool bounded = false;
   /// The module has dynamic workgroup memory: the last workgroup variable.
   bool dynamicWorkgroup = false;
   /// gpu.printf formats, by debug printf stub
@@ -176,6 +179,17 @@ void insertAccessChecks(mlir::OpBuilder &b, mlir::ModuleOp converted,
                         mlir::LLVM::LLVMFuncOp fn, mlir::Value invocation,
                         const mlir::DataLayout &layout, ModuleState &state,
                         const CheckedRoots &checkedRoots);
+
+/// Bounded accesses: each load, store and atomic of `fn` on one of `roots`
+/// compares its bytes with the bounds the runtime gives
+/// (abi::Invocation::bounds) and, out of them, reads the zero area, writes
+/// the sink, and an atomic returns 0 (MemoryAccess.cpp). An access larger
+/// than the areas is an error at it.
+mlir::LogicalResult boundAccesses(mlir::OpBuilder &b, mlir::LLVM::LLVMFuncOp fn,
+                                  mlir::Value invocation,
+                                  const mlir::DataLayout &layout,
+                                  const ModuleState &state,
+                                  const CheckedRoots &roots);
 
 /// Records each kernel's stack frame in `state`; a frame above
 /// abi::kMaxStackBytes is an error at its largest variable

@@ -1,7 +1,7 @@
 // Checked mode: a kernel that writes one element past its buffer stops with
 // an error naming the kernel and its source line, the workgroup and the
 // invocation, the argument and the element; without --checked the same
-// program runs (the write lands in the allocation's slack) and prints.
+// program runs (the store out of bounds is dropped) and prints.
 // RUN: not kiln-spirv-cpu-runner %s --checked 2>&1 | FileCheck %s
 // RUN: kiln-spirv-cpu-runner %s | FileCheck %s --check-prefix=UNCHECKED
 // RUN: kiln-compile %s --target=spirv-cpu --checked --emit=exe -o %t.exe

@@ -1,9 +1,30 @@
 // --kiln-spirv-to-cpu, memory accesses (MemoryAccess.cpp): atomics are
 // sequentially consistent LLVM atomics on the buffer the runtime passes,
 // and in checked mode each is checked first as an atomic access (kind 2)
-// of resource 0 (space 0).
-// RUN: kiln-opt %s --kiln-spirv-to-cpu | FileCheck %s
+// of resource 0 (space 0). By default each is bounded: its address is the
+// buffer's or the sink, and its result the atomic's or 0
+// (bounded-access.mlir runs that); with unbounded-access it is left alone.
+// RUN: kiln-opt %s --kiln-spirv-to-cpu=unbounded-access=true | FileCheck %s
+// RUN: kiln-opt %s --kiln-spirv-to-cpu | FileCheck %s --check-prefix=BOUNDED
 // RUN: kiln-opt %s --kiln-spirv-to-cpu=checked=true | FileCheck %s --check-prefix=CHECKED
+
+// BOUNDED-LABEL: llvm.func internal @__kiln_cpu_kernels_k(%arg0: !llvm.ptr)
+// The bounds table, read once: the zero area, the sink, then resource 0's
+// [lo, hi).
+// BOUNDED: %[[TABLE:.*]] = llvm.load %{{.*}} invariant {{.*}}: !llvm.ptr -> !llvm.ptr
+// BOUNDED: %[[ZEROS:.*]] = llvm.load %{{.*}} invariant {{.*}}: !llvm.ptr -> !llvm.ptr
+// BOUNDED: %[[SINK:.*]] = llvm.load %{{.*}} invariant {{.*}}: !llvm.ptr -> !llvm.ptr
+// BOUNDED: %[[LO:.*]] = llvm.load %{{.*}} invariant {{.*}}: !llvm.ptr -> i64
+// BOUNDED: %[[HI:.*]] = llvm.load %{{.*}} invariant {{.*}}: !llvm.ptr -> i64
+// BOUNDED: %[[FIRST:.*]] = llvm.ptrtoint %[[PTR:.*]] : !llvm.ptr to i64
+// BOUNDED: %[[END:.*]] = llvm.add %[[FIRST]]
+// BOUNDED: %[[GE:.*]] = llvm.icmp "uge" %[[FIRST]], %[[LO]] : i64
+// BOUNDED: %[[LE:.*]] = llvm.icmp "ule" %[[END]], %[[HI]] : i64
+// BOUNDED: %[[IN:.*]] = llvm.and %[[GE]], %[[LE]]
+// BOUNDED: %[[SAFE:.*]] = llvm.select %[[IN]], %[[PTR]], %[[SINK]]
+// BOUNDED: %[[OLD:.*]] = llvm.atomicrmw add %[[SAFE]]
+// BOUNDED: %[[ZERO:.*]] = llvm.mlir.zero : i32
+// BOUNDED: llvm.select %[[IN]], %[[OLD]], %[[ZERO]] : i1, i32
 
 // CHECK-LABEL: llvm.func internal @__kiln_cpu_kernels_k(%arg0: !llvm.ptr)
 // CHECK-NOT: llvm.call @__kiln_spirv_cpu_check

@@ -31,12 +31,13 @@
 // CHECK: llvm.call @__kiln_spirv_cpu_subgroup(%arg0, %{{.*}}, %[[ELECT]], %[[BOOL]],
 // CHECK-NEXT: llvm.fence seq_cst
 // CHECK-NEXT: llvm.fence seq_cst
-// The kernel's flags (after the ABI version): subgroup operations (2).
+// The kernel's flags (after the ABI version): subgroup operations (2) and
+// bounded accesses (16).
 // CHECK: llvm.mlir.global private constant @__kiln_cpu_kernels_main_desc()
 // CHECK-NEXT: llvm.mlir.zero
 // CHECK-NEXT: llvm.mlir.constant({{[0-9]+}} : i32) : i32
 // CHECK-NEXT: llvm.insertvalue
-// CHECK-NEXT: llvm.mlir.constant(2 : i32) : i32
+// CHECK-NEXT: llvm.mlir.constant(18 : i32) : i32
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -1,5 +1,4 @@
-//===- Passes.h - KilnGPUToNVVM passes ---------------------------*- C++
-//-*-===//
+//===- Passes.h - KilnGPUToNVVM passes --------------------------*- C++ -*-===//
 //
 // GPU kernels to NVVM: the target, subgroup reductions, CUDA limits
 // (Passes.td).

@@ -1,5 +1,4 @@
-//===- Passes.h - KilnGPUToSPIRV passes ---------------------------*- C++
-//-*-===//
+//===- Passes.h - KilnGPUToSPIRV passes -------------------------*- C++ -*-===//
 //
 // GPU kernels to SPIR-V: target env, kernel ABI, conversion (Passes.td).
 //

@@ -8,8 +8,8 @@
 #ifndef KILN_DIALECT_KILN_KERNELABI_H
 #define KILN_DIALECT_KILN_KERNELABI_H
 
+#include "kiln/Contract/Container.h"
 #include "kiln/Dialect/Kiln/KilnDialect.h"
-#include "kiln/Target/SPIRV/Container.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 

@@ -26,6 +26,10 @@ mlir::LogicalResult checkNVVMTargets(mlir::ModuleOp module);
 /// The chip the CUDA pipeline compiles for when none is given (H100/H200).
 constexpr llvm::StringLiteral kDefaultChip = "sm_90";
 
+/// The format of kernels inside host programs when none is given: a fatbin
+/// (SASS for the chip and its PTX), PTX where the toolkit is missing.
+constexpr llvm::StringLiteral kDefaultFormat = "fatbin";
+
 /// The oldest PTX ISA version that can target `chip`, as major * 10 + minor
 /// (sm_90 -> 78), or nullopt when LLVM's NVPTX back end does not know it.
 std::optional<unsigned> minPTXVersion(llvm::StringRef chip);

@@ -1,5 +1,4 @@
-//===- Passes.h - KilnTargetNVVM passes ---------------------------*- C++
-//-*-===//
+//===- Passes.h - KilnTargetNVVM passes -------------------------*- C++ -*-===//
 //
 // NVVM GPU modules to PTX, cubin and fatbin (Passes.td).
 //

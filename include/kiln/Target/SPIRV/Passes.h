@@ -1,5 +1,4 @@
-//===- Passes.h - KilnTargetSPIRV passes ---------------------------*- C++
-//-*-===//
+//===- Passes.h - KilnTargetSPIRV passes ------------------------*- C++ -*-===//
 //
 // SPIR-V modules to validated words in Kiln's container (Passes.td).
 //

@@ -23,6 +23,16 @@ llvm::ArrayRef<llvm::StringRef> getTargetEnvProfileNames();
 /// kiln-attach-spirv-target-env pass all default to it. The runners default
 /// to "device", the device they run on.
 inline constexpr const char *kDefaultVulkanTargetEnv = "desktop";
+/// The profile of the spirv-cpu target when none is given, from every door
+/// (kiln-compile, the runner, --kiln-gpu-to-spirv-cpu); "device" names it
+/// too.
+inline constexpr const char *kDefaultSPIRVCPUTargetEnv = "spirv-cpu";
+
+/// How memref arguments are bound when --buffer-device-address is not given:
+/// on Vulkan, by device address where a descriptor cannot reach them; on
+/// spirv-cpu, whose descriptors have no size limit, never.
+inline constexpr const char *kDefaultVulkanBufferDeviceAddress = "auto";
+inline constexpr const char *kDefaultSPIRVCPUBufferDeviceAddress = "never";
 
 /// Returns the target env of the named profile, or of a literal
 /// `#spirv.target_env<...>` attribute. Fails with `error` set when the name is

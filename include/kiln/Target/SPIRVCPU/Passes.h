@@ -1,5 +1,4 @@
-//===- Passes.h - KilnTargetSPIRVCPU passes ---------------------------*- C++
-//-*-===//
+//===- Passes.h - KilnTargetSPIRVCPU passes ---------------------*- C++ -*-===//
 //
 // SPIR-V kernels compiled for the CPU (Passes.td).
 //

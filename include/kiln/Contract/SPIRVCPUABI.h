@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KILN_RUNTIME_SPIRVCPUABI_H
-#define KILN_RUNTIME_SPIRVCPUABI_H
+#ifndef KILN_CONTRACT_SPIRVCPUABI_H
+#define KILN_CONTRACT_SPIRVCPUABI_H
 
 #include <cstddef>
 #include <cstdint>
@@ -19,8 +19,9 @@
 namespace kiln {
 namespace spirvcpu {
 
-/// Bumped on every incompatible change of this header.
-constexpr uint32_t kABIVersion = 2;
+/// Bumped on every incompatible change of this header. Version 3 added the
+/// bounds table (Invocation::bounds) that bounded accesses read.
+constexpr uint32_t kABIVersion = 3;
 
 /// Subgroup size of the target, the same as lavapipe's on x86-64 (8): the
 /// SubgroupSize built-in, and the width the subgroup operations work on.
@@ -41,7 +42,9 @@ struct Invocation {
   uint32_t subgroupSize;
   uint32_t numSubgroups;
   uint32_t subgroupLocalInvocationId;
-  uint32_t reserved[3];
+  /// Bytes of the kernel's dynamic workgroup memory in this launch.
+  uint32_t dynamicWorkgroupBytes;
+  uint32_t reserved[2];
   /// Per resource of the kernel (KernelDesc::resources, in that order): the
   /// address of the first byte of its binding.
   void *const *resources;
@@ -55,6 +58,14 @@ struct Invocation {
   uint8_t *privateMemory;
   /// The runtime's own state; the kernel passes it through.
   void *scheduler;
+  /// What bounded accesses (the default; not in checked mode nor with
+  /// --unbounded-access) compare their addresses with, as byte addresses:
+  /// [kBoundsZeros] a zero-filled area that an access out of bounds reads
+  /// instead, [kBoundsSink] an area it writes instead (both
+  /// kBoundsScratchBytes, 64-byte aligned), then per resource r its first
+  /// and one-past-last byte at boundsOfResource(r), then per workgroup
+  /// variable v its own at boundsOfWorkgroupVar(numResources, v).
+  const uintptr_t *bounds;
 };
 
 // Field offsets, which the compiler uses: a change here is an ABI change.
@@ -68,12 +79,28 @@ static_assert(offsetof(Invocation, subgroupId) == 84, "ABI");
 static_assert(offsetof(Invocation, subgroupSize) == 88, "ABI");
 static_assert(offsetof(Invocation, numSubgroups) == 92, "ABI");
 static_assert(offsetof(Invocation, subgroupLocalInvocationId) == 96, "ABI");
+static_assert(offsetof(Invocation, dynamicWorkgroupBytes) == 100, "ABI");
 static_assert(offsetof(Invocation, resources) == 112, "ABI");
 static_assert(offsetof(Invocation, pushConstants) == 120, "ABI");
 static_assert(offsetof(Invocation, workgroupMemory) == 128, "ABI");
 static_assert(offsetof(Invocation, privateMemory) == 136, "ABI");
 static_assert(offsetof(Invocation, scheduler) == 144, "ABI");
+static_assert(offsetof(Invocation, bounds) == 152, "ABI");
 static_assert(sizeof(Invocation) == 160, "ABI");
+
+/// Invocation::bounds: the zero-filled area, the sink, then each resource's
+/// and each workgroup variable's [first, one-past-last) byte addresses.
+constexpr uint32_t kBoundsZeros = 0;
+constexpr uint32_t kBoundsSink = 1;
+constexpr uint32_t boundsOfResource(uint32_t resource) {
+  return 2 + 2 * resource;
+}
+constexpr uint32_t boundsOfWorkgroupVar(uint32_t numResources, uint32_t var) {
+  return 2 + 2 * numResources + 2 * var;
+}
+/// The largest access a bounded access may make (a vector of 16 64-bit
+/// components is 128 bytes): the size of the zero area and of the sink.
+constexpr uint32_t kBoundsScratchBytes = 256;
 
 /// What a resource of a kernel is.
 enum class ResourceKind : uint32_t {
@@ -126,6 +153,10 @@ enum KernelFlags : uint32_t {
   /// the last workgroup variable, at offset workgroupMemoryBytes, sized by
   /// each launch (its `bytes` is 0).
   kDynamicWorkgroup = 1u << 3,
+  /// Accesses to buffers and workgroup memory are bounded by
+  /// Invocation::bounds: out of bounds, a load reads zeros, a store is
+  /// dropped, an atomic changes nothing and returns 0.
+  kBounded = 1u << 4,
 };
 
 /// Everything the runtime needs about a kernel besides the container's
@@ -274,4 +305,4 @@ void __kiln_spirv_cpu_check(kiln::spirvcpu::Invocation *invocation,
                             uint64_t bytes);
 }
 
-#endif // KILN_RUNTIME_SPIRVCPUABI_H
+#endif // KILN_CONTRACT_SPIRVCPUABI_H

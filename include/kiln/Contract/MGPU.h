@@ -18,8 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KILN_RUNTIME_MGPU_H
-#define KILN_RUNTIME_MGPU_H
+#ifndef KILN_CONTRACT_MGPU_H
+#define KILN_CONTRACT_MGPU_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -83,4 +83,4 @@ KILN_RT_EXPORT void mgpuSetDefaultDevice(int32_t device);
 }
 #endif
 
-#endif // KILN_RUNTIME_MGPU_H
+#endif // KILN_CONTRACT_MGPU_H

@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Target/SPIRV/Container.h"
+#include "kiln/Contract/Container.h"
 
 #include <cstring>
 

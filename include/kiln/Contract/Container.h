@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KILN_TARGET_SPIRV_CONTAINER_H
-#define KILN_TARGET_SPIRV_CONTAINER_H
+#ifndef KILN_CONTRACT_CONTAINER_H
+#define KILN_CONTRACT_CONTAINER_H
 
 #include <cstddef>
 #include <cstdint>
@@ -242,4 +242,4 @@ const char *scalarTypeName(ScalarType type);
 } // namespace container
 } // namespace kiln
 
-#endif // KILN_TARGET_SPIRV_CONTAINER_H
+#endif // KILN_CONTRACT_CONTAINER_H

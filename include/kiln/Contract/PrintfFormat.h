@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KILN_TARGET_SPIRV_PRINTFFORMAT_H
-#define KILN_TARGET_SPIRV_PRINTFFORMAT_H
+#ifndef KILN_CONTRACT_PRINTFFORMAT_H
+#define KILN_CONTRACT_PRINTFFORMAT_H
 
 #include <cstring>
 #include <string>
@@ -120,4 +120,4 @@ inline std::string parse(std::string_view format,
 } // namespace printf_format
 } // namespace kiln
 
-#endif // KILN_TARGET_SPIRV_PRINTFFORMAT_H
+#endif // KILN_CONTRACT_PRINTFFORMAT_H

@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Target/SPIRV/Container.h"
+#include "kiln/Contract/Container.h"
 
 #include <spirv/unified1/spirv.h>
 
