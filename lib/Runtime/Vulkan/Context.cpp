@@ -35,8 +35,7 @@ Status kiln::vkrt::vkStatus(VkResult result, const char *call, const char *file,
   rt::ErrorKind kind = rt::ErrorKind::Driver;
   std::string message =
       std::string(call) + " failed: " + vk::resultName(result);
-  bool lost = result == VK_ERROR_DEVICE_LOST;
-  if (lost) {
+  if (result == VK_ERROR_DEVICE_LOST) {
     kind = rt::ErrorKind::DeviceLost;
     message += " (the device was lost; a kernel may have faulted or run too "
                "long)";
@@ -48,12 +47,8 @@ Status kiln::vkrt::vkStatus(VkResult result, const char *call, const char *file,
              result == VK_ERROR_LAYER_NOT_PRESENT) {
     kind = rt::ErrorKind::Unsupported;
   }
-  Status error = rt::makeCallError(kind, std::move(message), call,
-                                   vk::resultName(result), result, file, line);
-  // Every later call fails with it (callers hold the runtime's lock).
-  if (lost && !Context::get().broken)
-    Context::get().broken = error;
-  return error;
+  return rt::makeCallError(kind, std::move(message), call,
+                           vk::resultName(result), result, file, line);
 }
 
 using rt::envFlag;

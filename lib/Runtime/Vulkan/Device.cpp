@@ -1,5 +1,4 @@
-//===- Device.cpp - Opening one Vulkan device
-//--------------------------------===//
+//===- Device.cpp - Opening one Vulkan device -----------------------------===//
 //
 // A device is opened with every feature it has that kernels may use (less
 // what KILN_VULKAN_HIDE_FEATURES hides), one compute queue, and the
@@ -65,6 +64,16 @@ template <typename T> static void queryFeatures(Device &d, T &out) {
   query.pNext = &out;
   d.vk.vkGetPhysicalDeviceFeatures2(d.physical, &query);
   out.pNext = nullptr;
+}
+
+Status Device::vkCheck(VkResult result, const char *call, const char *file,
+                       int line) {
+  Status error = vkStatus(result, call, file, line);
+  // Every later call on this device fails with it (callers hold the
+  // runtime's lock).
+  if (result == VK_ERROR_DEVICE_LOST && !broken)
+    broken = error;
+  return error;
 }
 
 Status Device::checkValidation() {
@@ -260,8 +269,8 @@ Status Device::open(VkPhysicalDevice chosen, const DeviceOptions &options) {
   info.ppEnabledExtensionNames = ext.enabled.data();
   // Created into a local: a failed call leaves its output undefined.
   VkDevice created = VK_NULL_HANDLE;
-  KILN_VK(vk.vkCreateDevice(physical, &info, nullptr, &created),
-          "vkCreateDevice");
+  KILN_VK_ON(*this, vk.vkCreateDevice(physical, &info, nullptr, &created),
+             "vkCreateDevice");
   device = created;
   ++stats.devices;
   vk.vkGetDeviceQueue(device, queueFamily, 0, &computeQueue);

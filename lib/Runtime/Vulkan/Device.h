@@ -1,5 +1,6 @@
-//===- Device.h - One opened Vulkan device, as the units above read it -*- C++
-//-*-===//
+//===- Device.h - One opened Vulkan device ----------------------*- C++ -*-===//
+//
+// One opened Vulkan device, as the units above read it.
 //
 // The bottom of the Vulkan runtime's units: the handles and properties of
 // one opened device, and the RAII owner every unit holds its Vulkan objects
@@ -32,9 +33,14 @@ using rt::Status;
 /// DeviceLost error, the out-of-memory results OutOfMemory ones.
 Status vkStatus(VkResult result, const char *call, const char *file, int line);
 
-/// Returns the error of Vulkan call `CALL` (its name) when `RESULT` is one.
+/// Returns the error of Vulkan call `CALL` (its name) when `RESULT` is one;
+/// for calls on no device (the instance's).
 #define KILN_VK(RESULT, CALL)                                                  \
   KILN_TRY(::kiln::vkrt::vkStatus((RESULT), (CALL), __FILE__, __LINE__))
+/// The same for a call on device `DEVICE` (a Device), which a lost device
+/// marks broken (Device::vkCheck).
+#define KILN_VK_ON(DEVICE, RESULT, CALL)                                       \
+  KILN_TRY((DEVICE).vkCheck((RESULT), (CALL), __FILE__, __LINE__))
 
 /// Owns one object of a device: destroys it when it goes out of scope, so
 /// that every path (errors included) releases what it created. `Handle` is
@@ -139,6 +145,9 @@ struct Device {
 
   /// A Validation error when the layer reported messages since last asked.
   Status checkValidation();
+  /// vkStatus for a call on this device: VK_ERROR_DEVICE_LOST also marks
+  /// this device broken (and no other).
+  Status vkCheck(VkResult result, const char *call, const char *file, int line);
 
   /// Opens `physical` of the instance in `vk` with every feature kernels
   /// may use (less those `options` hide) and one compute queue; fills the

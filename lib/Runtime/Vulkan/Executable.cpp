@@ -24,9 +24,10 @@ using rt::quotedList;
 Status Executables::openCache() {
   VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
   pipelineCache = {dev.device, dev.vk.vkDestroyPipelineCache};
-  KILN_VK(dev.vk.vkCreatePipelineCache(dev.device, &info, nullptr,
-                                       pipelineCache.out()),
-          "vkCreatePipelineCache");
+  KILN_VK_ON(dev,
+             dev.vk.vkCreatePipelineCache(dev.device, &info, nullptr,
+                                          pipelineCache.out()),
+             "vkCreatePipelineCache");
   return Status::success();
 }
 
@@ -134,8 +135,10 @@ Status Executables::createShader(Module *module, bool printfOn,
   info.codeSize = module->info.spirv.size() * 4;
   info.pCode = module->info.spirv.data();
   Owned<VkShaderModule> shader(dev.device, dev.vk.vkDestroyShaderModule);
-  KILN_VK(dev.vk.vkCreateShaderModule(dev.device, &info, nullptr, shader.out()),
-          "vkCreateShaderModule");
+  KILN_VK_ON(
+      dev,
+      dev.vk.vkCreateShaderModule(dev.device, &info, nullptr, shader.out()),
+      "vkCreateShaderModule");
   KILN_TRY(dev.checkValidation());
   module->shader = std::move(shader);
   ++dev.stats.shaderModules;
@@ -294,9 +297,10 @@ Status Executables::createPipeline(Kernel *kernel, size_t rawBuffers) {
     info.pBindings = bindings.data();
     Owned<VkDescriptorSetLayout> &layout = setLayouts.emplace_back(
         dev.device, dev.vk.vkDestroyDescriptorSetLayout);
-    KILN_VK(dev.vk.vkCreateDescriptorSetLayout(dev.device, &info, nullptr,
-                                               layout.out()),
-            "vkCreateDescriptorSetLayout");
+    KILN_VK_ON(dev,
+               dev.vk.vkCreateDescriptorSetLayout(dev.device, &info, nullptr,
+                                                  layout.out()),
+               "vkCreateDescriptorSetLayout");
     rawSetLayouts.push_back(layout.get());
   }
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushConstants};
@@ -307,9 +311,10 @@ Status Executables::createPipeline(Kernel *kernel, size_t rawBuffers) {
   layoutInfo.pushConstantRangeCount = pushConstants ? 1 : 0;
   layoutInfo.pPushConstantRanges = &range;
   Owned<VkPipelineLayout> layout(dev.device, dev.vk.vkDestroyPipelineLayout);
-  KILN_VK(dev.vk.vkCreatePipelineLayout(dev.device, &layoutInfo, nullptr,
-                                        layout.out()),
-          "vkCreatePipelineLayout");
+  KILN_VK_ON(dev,
+             dev.vk.vkCreatePipelineLayout(dev.device, &layoutInfo, nullptr,
+                                           layout.out()),
+             "vkCreatePipelineLayout");
   KILN_ASSIGN_OR_RETURN(Owned<VkPipeline> pipeline,
                         makePipeline(kernel, layout.get(), nullptr));
   kernel->sizedPipelines.clear();
@@ -342,7 +347,7 @@ Executables::makePipeline(Kernel *kernel, VkPipelineLayout layout,
       dev.device, pipelineCache.get(), 1, &info, nullptr, pipeline.out());
   if (result != VK_SUCCESS) {
     Status error =
-        vkStatus(result, "vkCreateComputePipelines", __FILE__, __LINE__);
+        dev.vkCheck(result, "vkCreateComputePipelines", __FILE__, __LINE__);
     return error.prepend("kernel '" + kernel->name + "': ");
   }
   KILN_TRY(dev.checkValidation());

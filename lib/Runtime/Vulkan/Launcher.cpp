@@ -1,5 +1,4 @@
-//===- Launcher.cpp - Launches, copies and fills
-//---------------------------===//
+//===- Launcher.cpp - Launches, copies and fills --------------------------===//
 //
 // A launch is checked in phases before anything is recorded: its shape
 // (grid, block, dynamic workgroup memory) against the kernel and the
@@ -558,8 +557,9 @@ Status Launcher::record(Kernel *kernel, VkPipeline pipeline,
     alloc.descriptorPool = s->pool.get();
     alloc.descriptorSetCount = sets.size();
     alloc.pSetLayouts = layouts.data();
-    KILN_VK(dev.vk.vkAllocateDescriptorSets(dev.device, &alloc, sets.data()),
-            "vkAllocateDescriptorSets");
+    KILN_VK_ON(dev,
+               dev.vk.vkAllocateDescriptorSets(dev.device, &alloc, sets.data()),
+               "vkAllocateDescriptorSets");
   }
   std::vector<VkDescriptorBufferInfo> infos(buffers.size());
   std::vector<VkWriteDescriptorSet> writes;
@@ -607,7 +607,7 @@ Status Launcher::record(Kernel *kernel, VkPipeline pipeline,
   queue.memoryBarrier(s->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                       VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                       VK_ACCESS_HOST_READ_BIT);
-  KILN_VK(dev.vk.vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer");
+  KILN_VK_ON(dev, dev.vk.vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer");
   s->kernel = kernel->name;
   s->timed = queue.timing;
   KILN_TRY(dev.checkValidation());

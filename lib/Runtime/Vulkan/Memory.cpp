@@ -101,7 +101,7 @@ Status Memory::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
     return outOfMemory(purpose, info.size, "vkCreateBuffer", r, __FILE__,
                        __LINE__);
   else
-    KILN_VK(r, "vkCreateBuffer");
+    KILN_VK_ON(dev, r, "vkCreateBuffer");
   VkMemoryRequirements req;
   dev.vk.vkGetBufferMemoryRequirements(dev.device, newBuffer.get(), &req);
   uint32_t type = findMemoryType(req.memoryTypeBits, want);
@@ -121,10 +121,11 @@ Status Memory::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
       result == VK_ERROR_OUT_OF_HOST_MEMORY)
     return outOfMemory(purpose, req.size, "vkAllocateMemory", result, __FILE__,
                        __LINE__);
-  KILN_VK(result, "vkAllocateMemory");
-  KILN_VK(dev.vk.vkBindBufferMemory(dev.device, newBuffer.get(),
-                                    newMemory.get(), 0),
-          "vkBindBufferMemory");
+  KILN_VK_ON(dev, result, "vkAllocateMemory");
+  KILN_VK_ON(dev,
+             dev.vk.vkBindBufferMemory(dev.device, newBuffer.get(),
+                                       newMemory.get(), 0),
+             "vkBindBufferMemory");
   VkMemoryPropertyFlags flags =
       dev.memoryProperties.memoryTypes[type].propertyFlags;
   hostVisible = (flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
@@ -156,9 +157,10 @@ Expected<void *> Memory::allocate(uint64_t size, bool hostShared) {
                         hostShared ? "a host-shared mgpuMemAlloc (gpu.alloc)"
                                    : "an mgpuMemAlloc (gpu.alloc)"));
   if (visible)
-    KILN_VK(dev.vk.vkMapMemory(dev.device, a.memory.get(), 0, VK_WHOLE_SIZE, 0,
-                               &a.mapped),
-            "vkMapMemory");
+    KILN_VK_ON(dev,
+               dev.vk.vkMapMemory(dev.device, a.memory.get(), 0, VK_WHOLE_SIZE,
+                                  0, &a.mapped),
+               "vkMapMemory");
   if (hostShared) {
     if (!a.mapped)
       return KILN_ERROR(Unsupported,
@@ -237,9 +239,10 @@ Status Memory::createStaging(VkDeviceSize size, Owned<VkBuffer> &buffer,
     return KILN_ERROR(Unsupported, "no host-visible coherent memory for " +
                                        purpose + " on device '" +
                                        dev.properties.deviceName + "'");
-  KILN_VK(dev.vk.vkMapMemory(dev.device, memory.get(), 0, VK_WHOLE_SIZE, 0,
-                             &mapped),
-          "vkMapMemory");
+  KILN_VK_ON(dev,
+             dev.vk.vkMapMemory(dev.device, memory.get(), 0, VK_WHOLE_SIZE, 0,
+                                &mapped),
+             "vkMapMemory");
   return Status::success();
 }
 
@@ -264,7 +267,8 @@ Expected<bool> Memory::importSegment(HostSegment &segment) {
       info.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
     segment.buffer = {dev.device, dev.vk.vkDestroyBuffer};
     segment.memory = {dev.device, dev.vk.vkFreeMemory};
-    KILN_VK(
+    KILN_VK_ON(
+        dev,
         dev.vk.vkCreateBuffer(dev.device, &info, nullptr, segment.buffer.out()),
         "vkCreateBuffer");
     VkMemoryRequirements req;
@@ -288,9 +292,10 @@ Expected<bool> Memory::importSegment(HostSegment &segment) {
     if (type != UINT32_MAX && req.size <= hi - lo &&
         dev.vk.vkAllocateMemory(dev.device, &alloc, nullptr,
                                 segment.memory.out()) == VK_SUCCESS) {
-      KILN_VK(dev.vk.vkBindBufferMemory(dev.device, segment.buffer.get(),
-                                        segment.memory.get(), 0),
-              "vkBindBufferMemory");
+      KILN_VK_ON(dev,
+                 dev.vk.vkBindBufferMemory(dev.device, segment.buffer.get(),
+                                           segment.memory.get(), 0),
+                 "vkBindBufferMemory");
       segment.base = lo;
       ++dev.stats.hostImports;
       return true;

@@ -23,7 +23,8 @@ Status Queue::open() {
   info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   info.queueFamilyIndex = dev.queueFamily;
   commandPool = {dev.device, dev.vk.vkDestroyCommandPool};
-  KILN_VK(
+  KILN_VK_ON(
+      dev,
       dev.vk.vkCreateCommandPool(dev.device, &info, nullptr, commandPool.out()),
       "vkCreateCommandPool");
   ++dev.stats.commandPools;
@@ -38,7 +39,8 @@ void Queue::releaseAll() {
 Status Queue::begin(VkCommandBuffer cmd) {
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  KILN_VK(dev.vk.vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
+  KILN_VK_ON(dev, dev.vk.vkBeginCommandBuffer(cmd, &begin),
+             "vkBeginCommandBuffer");
   return Status::success();
 }
 
@@ -67,19 +69,22 @@ Expected<Submission *> Queue::acquire(uint32_t buffers) {
     info.commandPool = commandPool.get();
     info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     info.commandBufferCount = 1;
-    KILN_VK(dev.vk.vkAllocateCommandBuffers(dev.device, &info, &fresh->cmd),
-            "vkAllocateCommandBuffers");
+    KILN_VK_ON(dev,
+               dev.vk.vkAllocateCommandBuffers(dev.device, &info, &fresh->cmd),
+               "vkAllocateCommandBuffers");
     VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     fresh->fence = {dev.device, dev.vk.vkDestroyFence};
-    KILN_VK(dev.vk.vkCreateFence(dev.device, &fenceInfo, nullptr,
-                                 fresh->fence.out()),
-            "vkCreateFence");
+    KILN_VK_ON(dev,
+               dev.vk.vkCreateFence(dev.device, &fenceInfo, nullptr,
+                                    fresh->fence.out()),
+               "vkCreateFence");
     submissions.push_back(std::move(fresh));
     s = submissions.back().get();
   }
   // From here a failure puts it back in the free list.
   ScopeExit unused([&] { giveBack(s); });
-  KILN_VK(dev.vk.vkResetCommandBuffer(s->cmd, 0), "vkResetCommandBuffer");
+  KILN_VK_ON(dev, dev.vk.vkResetCommandBuffer(s->cmd, 0),
+             "vkResetCommandBuffer");
   if (buffers > 0 && s->poolBuffers < buffers) {
     s->pool.reset();
     s->poolBuffers = 0;
@@ -91,14 +96,15 @@ Expected<Submission *> Queue::acquire(uint32_t buffers) {
     info.poolSizeCount = 1;
     info.pPoolSizes = &size;
     s->pool = {dev.device, dev.vk.vkDestroyDescriptorPool};
-    KILN_VK(dev.vk.vkCreateDescriptorPool(dev.device, &info, nullptr,
-                                          s->pool.out()),
-            "vkCreateDescriptorPool");
+    KILN_VK_ON(dev,
+               dev.vk.vkCreateDescriptorPool(dev.device, &info, nullptr,
+                                             s->pool.out()),
+               "vkCreateDescriptorPool");
     s->poolBuffers = poolBuffers;
     ++dev.stats.descriptorPools;
   } else if (buffers > 0) {
-    KILN_VK(dev.vk.vkResetDescriptorPool(dev.device, s->pool.get(), 0),
-            "vkResetDescriptorPool");
+    KILN_VK_ON(dev, dev.vk.vkResetDescriptorPool(dev.device, s->pool.get(), 0),
+               "vkResetDescriptorPool");
   }
   if (timing)
     KILN_TRY(createQueries(s));
@@ -125,7 +131,8 @@ Status Queue::createQueries(Submission *s) {
   info.queryType = VK_QUERY_TYPE_TIMESTAMP;
   info.queryCount = 2;
   s->queries = {dev.device, dev.vk.vkDestroyQueryPool};
-  KILN_VK(
+  KILN_VK_ON(
+      dev,
       dev.vk.vkCreateQueryPool(dev.device, &info, nullptr, s->queries.out()),
       "vkCreateQueryPool");
   return Status::success();
@@ -157,8 +164,9 @@ Status Queue::submit(Submission *s, Stream *stream) {
   info.commandBufferCount = 1;
   info.pCommandBuffers = &s->cmd;
   s->submitted = std::chrono::steady_clock::now();
-  KILN_VK(dev.vk.vkQueueSubmit(dev.computeQueue, 1, &info, s->fence.get()),
-          "vkQueueSubmit");
+  KILN_VK_ON(dev,
+             dev.vk.vkQueueSubmit(dev.computeQueue, 1, &info, s->fence.get()),
+             "vkQueueSubmit");
   s->submitReturned = std::chrono::steady_clock::now();
   s->stream = stream;
   if (stream)
@@ -214,7 +222,7 @@ Status Queue::complete(Submission *s) {
 
 Status Queue::recycle(Submission *s) {
   VkFence fence = s->fence.get();
-  KILN_VK(dev.vk.vkResetFences(dev.device, 1, &fence), "vkResetFences");
+  KILN_VK_ON(dev, dev.vk.vkResetFences(dev.device, 1, &fence), "vkResetFences");
   s->done = false;
   freeSubmissions.push_back(s);
   return Status::success();
@@ -284,7 +292,7 @@ Status Queue::waitAndComplete(std::vector<Submission *> targets) {
         "vkWaitForFences", "VK_ERROR_DEVICE_LOST", waited, __FILE__, __LINE__);
     return dev.broken;
   }
-  KILN_VK(waited, "vkWaitForFences");
+  KILN_VK_ON(dev, waited, "vkWaitForFences");
   Status first;
   for (Submission *s : targets) {
     Status status;
