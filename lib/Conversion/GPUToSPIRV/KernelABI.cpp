@@ -81,6 +81,13 @@ private:
   /// descriptor range; returns it, or null when the kernel needs none.
   gpu::GPUFuncOp makeAddressVariant(gpu::GPUFuncOp kernel,
                                     spirv::TargetEnvAttr env);
+  /// Whether memref argument `argNumber` binds by device address (`bound`:
+  /// the program gave its binding); an error under `always` where the
+  /// target env cannot, a warning under `auto` for a large one.
+  FailureOr<bool> bindsByAddress(gpu::GPUFuncOp kernel, unsigned argNumber,
+                                 MemRefType memref, unsigned elementBytes,
+                                 bool bound, spirv::TargetEnvAttr env,
+                                 StringRef missing, bool variant);
 
   enum class Addressing { Never, Auto, Always };
   Addressing addressing = Addressing::Auto;
@@ -311,6 +318,86 @@ gpu::GPUFuncOp KernelABIPass::makeAddressVariant(gpu::GPUFuncOp kernel,
   return variant;
 }
 
+/// The checks of memref argument `arg` whose elements are `elementBytes`
+/// (0: no storage buffer can hold them): global memory, and strided of rank
+/// 1 to 4 where the kernel needs its metadata.
+static LogicalResult checkMemRefArgument(gpu::GPUFuncOp kernel,
+                                         BlockArgument arg, MemRefType memref,
+                                         unsigned elementBytes) {
+  if (!elementBytes)
+    return kernel.emitError("kernel '")
+           << kernel.getName() << "' argument " << arg.getArgNumber()
+           << " has element type " << memref.getElementType()
+           << ", which a Vulkan storage buffer cannot hold";
+  if (Attribute space = memref.getMemorySpace();
+      mapMemorySpace(space) != spirv::StorageClass::StorageBuffer)
+    return kernel.emitError("kernel '")
+           << kernel.getName() << "' argument " << arg.getArgNumber()
+           << " is in memory space " << space
+           << "; kernel memref arguments must be global memory";
+  if (needsMetadata(memref)) {
+    int64_t off;
+    SmallVector<int64_t> strides;
+    if (memref.getRank() > 4 ||
+        failed(memref.getStridesAndOffset(strides, off)))
+      return kernel.emitError("kernel '")
+             << kernel.getName() << "' argument " << arg.getArgNumber()
+             << " of type " << memref
+             << " is not supported: memrefs with dynamic shapes or "
+                "layouts must be strided and of rank 1 to 4";
+  }
+  return success();
+}
+
+/// Scalar argument `arg`: its type code and push-constant size in `info`.
+static LogicalResult describeScalar(gpu::GPUFuncOp kernel, BlockArgument arg,
+                                    bool use64BitIndex, ArgInfo &info) {
+  Type type = arg.getType();
+  info.kind = ArgKind::Scalar;
+  info.scalarType = getScalarType(type);
+  if (info.scalarType == ScalarType::None)
+    return kernel.emitError("kernel '")
+           << kernel.getName() << "' argument " << arg.getArgNumber()
+           << " has type " << type
+           << "; scalar arguments must be integers of 1 to 64 bits, "
+              "f16, f32, f64 or index";
+  bool wide = info.scalarType == ScalarType::I64 ||
+              info.scalarType == ScalarType::F64 ||
+              (info.scalarType == ScalarType::Index && use64BitIndex);
+  info.size = wide ? 8 : 4;
+  return success();
+}
+
+FailureOr<bool> KernelABIPass::bindsByAddress(gpu::GPUFuncOp kernel,
+                                              unsigned argNumber,
+                                              MemRefType memref,
+                                              unsigned elementBytes, bool bound,
+                                              spirv::TargetEnvAttr env,
+                                              StringRef missing, bool variant) {
+  // By device address: every argument under `always`, large static ones
+  // under `auto`. A binding the program gives stays a descriptor.
+  if (bound || addressing == Addressing::Never)
+    return false;
+  int64_t bytes = extentBytes(memref, elementBytes);
+  bool large = bytes > kGuaranteedStorageBufferRange || (variant && bytes < 0);
+  if (addressing == Addressing::Always && !missing.empty())
+    return kernel.emitError("kernel '")
+           << kernel.getName() << "' argument " << argNumber
+           << " cannot bind by buffer device address "
+              "(buffer-device-address=always): the target env lacks "
+           << missing << "; " << kiln::describeTargetEnv(env);
+  if (addressing == Addressing::Auto && large && !missing.empty())
+    kernel.emitWarning("kernel '")
+        << kernel.getName() << "' argument " << argNumber << " holds " << bytes
+        << " bytes, above the 128 MiB every Vulkan device binds as a "
+           "storage buffer, and the target env lacks "
+        << missing
+        << " to bind it by address: it runs only on devices whose "
+           "maxStorageBufferRange holds it; "
+        << kiln::describeTargetEnv(env);
+  return missing.empty() && (addressing == Addressing::Always || large);
+}
+
 LogicalResult KernelABIPass::assignArguments(gpu::GPUFuncOp kernel,
                                              spirv::TargetEnvAttr env,
                                              bool variant) {
@@ -348,57 +435,17 @@ LogicalResult KernelABIPass::assignArguments(gpu::GPUFuncOp kernel,
       info.kind = ArgKind::MemRef;
       info.size = getElementBytes(memref.getElementType());
       info.rank = memref.getRank();
-      if (!info.size)
-        return kernel.emitError("kernel '")
-               << kernel.getName() << "' argument " << arg.getArgNumber()
-               << " has element type " << memref.getElementType()
-               << ", which a Vulkan storage buffer cannot hold";
-      if (Attribute space = memref.getMemorySpace();
-          mapMemorySpace(space) != spirv::StorageClass::StorageBuffer)
-        return kernel.emitError("kernel '")
-               << kernel.getName() << "' argument " << arg.getArgNumber()
-               << " is in memory space " << space
-               << "; kernel memref arguments must be global memory";
+      if (failed(checkMemRefArgument(kernel, arg, memref, info.size)))
+        return failure();
       bool metadata = needsMetadata(memref);
-      if (metadata) {
-        int64_t off;
-        SmallVector<int64_t> strides;
-        if (info.rank > 4 || failed(memref.getStridesAndOffset(strides, off)))
-          return kernel.emitError("kernel '")
-                 << kernel.getName() << "' argument " << arg.getArgNumber()
-                 << " of type " << type
-                 << " is not supported: memrefs with dynamic shapes or "
-                    "layouts must be strided and of rank 1 to 4";
-      }
       auto varABI = kernel.getArgAttrOfType<spirv::InterfaceVarABIAttr>(
           arg.getArgNumber(), varABIName);
-      // By device address: every argument under `always`, large static ones
-      // under `auto`. A binding the program gives stays a descriptor.
-      bool byAddress = false;
-      if (!varABI && addressing != Addressing::Never) {
-        int64_t bytes = extentBytes(memref, info.size);
-        bool large =
-            bytes > kGuaranteedStorageBufferRange || (variant && bytes < 0);
-        if (addressing == Addressing::Always && !missing.empty())
-          return kernel.emitError("kernel '")
-                 << kernel.getName() << "' argument " << arg.getArgNumber()
-                 << " cannot bind by buffer device address "
-                    "(buffer-device-address=always): the target env lacks "
-                 << missing << "; " << kiln::describeTargetEnv(env);
-        if (addressing == Addressing::Auto && large && !missing.empty())
-          kernel.emitWarning("kernel '")
-              << kernel.getName() << "' argument " << arg.getArgNumber()
-              << " holds " << bytes
-              << " bytes, above the 128 MiB every Vulkan device binds as a "
-                 "storage buffer, and the target env lacks "
-              << missing
-              << " to bind it by address: it runs only on devices whose "
-                 "maxStorageBufferRange holds it; "
-              << kiln::describeTargetEnv(env);
-        byAddress = missing.empty() &&
-                    (addressing == Addressing::Always || large);
-      }
-      if (byAddress) {
+      FailureOr<bool> byAddress =
+          bindsByAddress(kernel, arg.getArgNumber(), memref, info.size,
+                         !!varABI, env, missing, variant);
+      if (failed(byAddress))
+        return failure();
+      if (*byAddress) {
         info.kind = metadata ? ArgKind::StridedAddress : ArgKind::Address;
         info.pushConstantOffset = place(
             8 + (metadata ? (1 + 2 * info.rank) * abi.indexBytes() : 0), 8);
@@ -431,18 +478,8 @@ LogicalResult KernelABIPass::assignArguments(gpu::GPUFuncOp kernel,
       info.binding = varABI.getBinding();
       ++bufferIndex;
     } else {
-      info.kind = ArgKind::Scalar;
-      info.scalarType = getScalarType(type);
-      if (info.scalarType == ScalarType::None)
-        return kernel.emitError("kernel '")
-               << kernel.getName() << "' argument " << arg.getArgNumber()
-               << " has type " << type
-               << "; scalar arguments must be integers of 1 to 64 bits, "
-                  "f16, f32, f64 or index";
-      bool wide = info.scalarType == ScalarType::I64 ||
-                  info.scalarType == ScalarType::F64 ||
-                  (info.scalarType == ScalarType::Index && use64BitIndex);
-      info.size = wide ? 8 : 4;
+      if (failed(describeScalar(kernel, arg, use64BitIndex, info)))
+        return failure();
       info.pushConstantOffset = place(info.size, info.size);
     }
     abi.args.push_back(info);
