@@ -195,9 +195,10 @@ public:
     uint32_t width = op.getWidth(), offset = op.getOffset();
     Value lane = spirv::getBuiltinVariableValue(
         op, spirv::BuiltIn::SubgroupLocalInvocationId, i32, rewriter);
-    Value moved = spirv::BitwiseAndOp::create(
-        rewriter, loc, spirv::IAddOp::create(rewriter, loc, lane, c(offset)),
-        c(width - 1));
+    // One value per statement: the IR's order does not depend on the order
+    // the compiler evaluates arguments in.
+    Value sum = spirv::IAddOp::create(rewriter, loc, lane, c(offset));
+    Value moved = spirv::BitwiseAndOp::create(rewriter, loc, sum, c(width - 1));
     Value group = spirv::BitwiseAndOp::create(rewriter, loc, lane,
                                               c(~int64_t(width - 1)));
     Value source = spirv::IAddOp::create(rewriter, loc, moved, group);

@@ -10,9 +10,9 @@
 // CHECK: %[[X:.*]] = spirv.Load "StorageBuffer" %{{.*}} : f32
 // CHECK: %[[N:.*]] = spirv.Load "StorageBuffer" %{{.*}} : i32
 // CHECK: %[[LANE:.*]] = spirv.Load "Input" %{{.*}} : i32
-// CHECK: %[[MASK:.*]] = spirv.Constant 15 : i32
 // CHECK: %[[OFF:.*]] = spirv.Constant 1 : i32
 // CHECK: %[[SUM:.*]] = spirv.IAdd %[[LANE]], %[[OFF]] : i32
+// CHECK: %[[MASK:.*]] = spirv.Constant 15 : i32
 // CHECK: %[[MOVED:.*]] = spirv.BitwiseAnd %[[SUM]], %[[MASK]] : i32
 // CHECK: %[[NOTMASK:.*]] = spirv.Constant -16 : i32
 // CHECK: %[[GROUP:.*]] = spirv.BitwiseAnd %[[LANE]], %[[NOTMASK]] : i32
