@@ -1450,15 +1450,24 @@ TEST(SPIRVCPURuntime, Timeout) {
   static const KernelDesc desc = {
       kABIVersion, kUsesBarrier, 0,       0,       0,      0, 0,
       0,           "spin",       nullptr, nullptr, nullptr};
-  void *f = loadKernel({&desc, spinKernel, {}, {2, 1, 1}}, 25);
+  std::vector<uint8_t> bytes =
+      makeContainer({{&desc, spinKernel, {}, {2, 1, 1}}}, 25, 32);
+  rt::Expected<void *> module = cpu().loadModule(bytes.data(), bytes.size());
+  ASSERT_TRUE(bool(module));
+  rt::Expected<void *> f = cpu().getFunction(*module, "spin");
+  ASSERT_TRUE(bool(f));
   setenv("KILN_TIMEOUT", "0.2", 1);
-  rt::Status s = launch(f, {4, 1, 1}, {2, 1, 1}, {});
+  rt::Status s = launch(*f, {4, 1, 1}, {2, 1, 1}, {});
   unsetenv("KILN_TIMEOUT");
   ASSERT_TRUE(s);
   EXPECT_EQ(s.kind(), rt::ErrorKind::Timeout);
   EXPECT_EQ(s.message(), "kernel 'spin' did not complete within 0.2 s "
                          "(KILN_TIMEOUT) on device 'spirv-cpu'");
-  // The worker still runs it; the next launch starts once it is free.
+  // The worker still runs it: its module may be unloaded meanwhile (the
+  // launch holds the kernel), and the next launch starts once the worker
+  // is free.
+  EXPECT_FALSE(cpu().unloadModule(*module));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
   releaseSpin = true;
   static const KernelDesc next = {
       kABIVersion,     0,       0,       0,      0, 0, 0, 0,

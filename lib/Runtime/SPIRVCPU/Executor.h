@@ -96,6 +96,10 @@ struct Extent {
 /// outlive the launching call after a timeout).
 struct Launch {
   const Kernel *kernel = nullptr;
+  /// Keeps `kernel` (and its module) alive while any worker may still run
+  /// the launch: after a timeout, an unload of its module frees nothing
+  /// under them.
+  std::shared_ptr<const void> owner;
   uint32_t grid[3] = {1, 1, 1};
   uint32_t block[3] = {1, 1, 1};
   uint64_t workgroups = 0;

@@ -86,6 +86,7 @@ Status Launcher::launch(void *function, rt::Dim3 grid, rt::Dim3 block,
                         dynamicBytes(*kernel, sharedMemoryBytes));
   auto run = std::make_shared<Launch>();
   run->kernel = kernel.get();
+  run->owner = kernel;
   KILN_TRY(checkShape(*kernel, grid, block, *run));
   KILN_ASSIGN_OR_RETURN(double timeout, timeoutSeconds());
   KILN_TRY(countWorkgroups(*kernel, *run));
