@@ -220,6 +220,43 @@ CheckedRoots kiln::spirvtocpu::placeGlobalAddresses(OpBuilder &b,
   return checkedRoots;
 }
 
+namespace {
+/// A load, store or atomic of `fn` whose address comes from one of the
+/// roots: checked mode checks it, the default bounds it.
+struct RootedAccess {
+  Operation *op;
+  /// The address operand.
+  unsigned operand;
+  /// What it reads or writes.
+  Type type;
+  abi::AccessKind kind;
+  /// The resource or workgroup variable the address comes from.
+  std::pair<abi::AccessSpace, uint32_t> place;
+};
+} // namespace
+
+/// Every access of `fn` on one of `roots`, found before any is changed.
+static SmallVector<RootedAccess> rootedAccesses(LLVM::LLVMFuncOp fn,
+                                                const CheckedRoots &roots) {
+  SmallVector<RootedAccess> accesses;
+  auto note = [&](Operation *op, unsigned operand, Type type,
+                  abi::AccessKind kind) {
+    if (Value root = addressRoot(op->getOperand(operand), roots))
+      accesses.push_back({op, operand, type, kind, roots.lookup(root)});
+  };
+  fn.walk([&](Operation *op) {
+    if (auto load = dyn_cast<LLVM::LoadOp>(op))
+      note(op, 0, load.getType(), abi::AccessKind::Read);
+    else if (auto store = dyn_cast<LLVM::StoreOp>(op))
+      note(op, 1, store.getValue().getType(), abi::AccessKind::Write);
+    else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
+      note(op, 0, rmw.getVal().getType(), abi::AccessKind::Atomic);
+    else if (auto cmpxchg = dyn_cast<LLVM::AtomicCmpXchgOp>(op))
+      note(op, 0, cmpxchg.getVal().getType(), abi::AccessKind::Atomic);
+  });
+  return accesses;
+}
+
 void kiln::spirvtocpu::insertAccessChecks(OpBuilder &b, ModuleOp converted,
                                           LLVM::LLVMFuncOp fn, Value invocation,
                                           const DataLayout &layout,
@@ -235,38 +272,21 @@ void kiln::spirvtocpu::insertAccessChecks(OpBuilder &b, ModuleOp converted,
        ptrType, b.getI64Type()});
   LLVM::LLVMFuncOp checkFn =
       declareFunction(b, converted, kCheckFn, checkFnType);
-  auto check = [&](Operation *op, Value address, Type type,
-                   abi::AccessKind access) {
-    Value root = addressRoot(address, checkedRoots);
-    if (!root)
-      return;
-    auto it = checkedRoots.find(root);
-    if (it == checkedRoots.end())
-      return;
+  for (const RootedAccess &access : rootedAccesses(fn, checkedRoots)) {
+    Operation *op = access.op;
     b.setInsertionPoint(op);
     Location loc = op->getLoc();
     Value bytes = LLVM::ConstantOp::create(
         b, loc, b.getI64Type(),
-        b.getI64IntegerAttr(layout.getTypeSize(type).getFixedValue()));
+        b.getI64IntegerAttr(layout.getTypeSize(access.type).getFixedValue()));
     LLVM::CallOp::create(
         b, loc, checkFn,
         ValueRange{invocation, i32Constant(b, loc, state.site(loc)),
-                   i32Constant(b, loc, uint32_t(access)),
-                   i32Constant(b, loc, uint32_t(it->second.first)),
-                   i32Constant(b, loc, it->second.second), address, bytes});
-  };
-  fn.walk([&](Operation *op) {
-    if (auto load = dyn_cast<LLVM::LoadOp>(op))
-      check(op, load.getAddr(), load.getType(), abi::AccessKind::Read);
-    else if (auto store = dyn_cast<LLVM::StoreOp>(op))
-      check(op, store.getAddr(), store.getValue().getType(),
-            abi::AccessKind::Write);
-    else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
-      check(op, rmw.getPtr(), rmw.getVal().getType(), abi::AccessKind::Atomic);
-    else if (auto cmpxchg = dyn_cast<LLVM::AtomicCmpXchgOp>(op))
-      check(op, cmpxchg.getPtr(), cmpxchg.getVal().getType(),
-            abi::AccessKind::Atomic);
-  });
+                   i32Constant(b, loc, uint32_t(access.kind)),
+                   i32Constant(b, loc, uint32_t(access.place.first)),
+                   i32Constant(b, loc, access.place.second),
+                   op->getOperand(access.operand), bytes});
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -341,35 +361,13 @@ LogicalResult kiln::spirvtocpu::boundAccesses(OpBuilder &b, LLVM::LLVMFuncOp fn,
                                               const DataLayout &layout,
                                               const ModuleState &state,
                                               const CheckedRoots &roots) {
-  // The accesses first: bounding one adds no access of a root.
-  struct Access {
-    Operation *op;
-    unsigned operand;
-    Type type;
-    std::pair<abi::AccessSpace, uint32_t> place;
-  };
-  SmallVector<Access> accesses;
-  auto note = [&](Operation *op, unsigned operand, Type type) {
-    Value root = addressRoot(op->getOperand(operand), roots);
-    if (root)
-      accesses.push_back({op, operand, type, roots.lookup(root)});
-  };
-  fn.walk([&](Operation *op) {
-    if (auto load = dyn_cast<LLVM::LoadOp>(op))
-      note(op, 0, load.getType());
-    else if (auto store = dyn_cast<LLVM::StoreOp>(op))
-      note(op, 1, store.getValue().getType());
-    else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
-      note(op, 0, rmw.getVal().getType());
-    else if (auto cmpxchg = dyn_cast<LLVM::AtomicCmpXchgOp>(op))
-      note(op, 0, cmpxchg.getVal().getType());
-  });
+  SmallVector<RootedAccess> accesses = rootedAccesses(fn, roots);
   if (accesses.empty())
     return success();
 
   Bounds bounds(b, fn, invocation, state);
   Type i64 = b.getI64Type();
-  for (const Access &access : accesses) {
+  for (const RootedAccess &access : accesses) {
     uint64_t bytes = layout.getTypeSize(access.type).getFixedValue();
     if (bytes > abi::kBoundsScratchBytes)
       return access.op->emitError("an access of ")
@@ -391,11 +389,11 @@ LogicalResult kiln::spirvtocpu::boundAccesses(OpBuilder &b, LLVM::LLVMFuncOp fn,
     Value endsByHi =
         LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ule, end, hi);
     Value inside = LLVM::AndOp::create(b, loc, atOrAfterLo, endsByHi);
-    bool reads = isa<LLVM::LoadOp>(op);
+    bool reads = access.kind == abi::AccessKind::Read;
     Value safe = LLVM::SelectOp::create(b, loc, inside, address,
                                         reads ? bounds.zeros : bounds.sink);
     op->setOperand(access.operand, safe);
-    if (reads || isa<LLVM::StoreOp>(op))
+    if (access.kind != abi::AccessKind::Atomic)
       continue;
     // An atomic out of bounds returns 0 (a compare-exchange: 0, failed).
     Value result = op->getResult(0);
