@@ -1,8 +1,11 @@
 //===- DeviceChoice.h - Picking a device by index or name ------*- C++ -*-===//
 //
-// How both runtimes read KILN_VULKAN_DEVICE / KILN_CUDA_DEVICE: an index
-// (digits only), or any part of a device's name, case-insensitive. Standard
-// library only; each runtime words its own messages.
+// How the runtimes read one entry of a device list (--device=,
+// KILN_VULKAN_DEVICE, KILN_CUDA_DEVICE; DeviceList.h splits the list): an
+// index (digits only), a UUID (32 hex digits, dashes and a "GPU-" prefix
+// allowed, as nvidia-smi prints them), or any part of a device's name,
+// case-insensitive. Standard library only; each runtime words its own
+// messages.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,12 +20,46 @@
 namespace kiln {
 namespace rt {
 
-enum class DeviceMatch { Found, IndexOutOfRange, NoSuchName };
+enum class DeviceMatch { Found, IndexOutOfRange, NoSuchName, NoSuchUUID };
 
-/// Finds `choice` among `names`; on Found sets `index`.
+/// "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" for a 16-byte UUID.
+inline std::string formatUUID(const unsigned char bytes[16]) {
+  static const char digits[] = "0123456789abcdef";
+  std::string text;
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10)
+      text += '-';
+    text += digits[bytes[i] >> 4];
+    text += digits[bytes[i] & 15];
+  }
+  return text;
+}
+
+/// The 32 lower-case hex digits of `text` when it spells a UUID (dashes
+/// anywhere, an optional "GPU-" prefix); "" otherwise.
+inline std::string uuidDigits(const std::string &text) {
+  std::string s = text;
+  if (s.size() > 4 &&
+      (s.compare(0, 4, "GPU-") == 0 || s.compare(0, 4, "gpu-") == 0))
+    s = s.substr(4);
+  std::string digits;
+  for (char c : s) {
+    if (c == '-')
+      continue;
+    if (!std::isxdigit(static_cast<unsigned char>(c)))
+      return "";
+    digits += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return digits.size() == 32 ? digits : "";
+}
+
+/// Finds `choice` among `names` (and their `uuids`, formatUUID's text; may
+/// be empty when the backend has none); on Found sets `index`. A choice
+/// that spells a UUID is matched against the UUIDs only.
 inline DeviceMatch matchDevice(const std::string &choice,
                                const std::vector<std::string> &names,
-                               size_t &index) {
+                               size_t &index,
+                               const std::vector<std::string> &uuids = {}) {
   auto isDigit = [](unsigned char c) { return std::isdigit(c) != 0; };
   if (!choice.empty() && std::all_of(choice.begin(), choice.end(), isDigit)) {
     // Digit by digit, so that a huge number is out of range, not a crash.
@@ -34,6 +71,14 @@ inline DeviceMatch matchDevice(const std::string &choice,
     }
     index = value;
     return DeviceMatch::Found;
+  }
+  if (std::string wanted = uuidDigits(choice); !wanted.empty()) {
+    for (size_t i = 0; i < uuids.size(); ++i)
+      if (uuidDigits(uuids[i]) == wanted) {
+        index = i;
+        return DeviceMatch::Found;
+      }
+    return DeviceMatch::NoSuchUUID;
   }
   auto lower = [](std::string s) {
     for (char &c : s)

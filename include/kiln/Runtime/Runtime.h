@@ -44,6 +44,15 @@
 extern "C" typedef void (*KilnTimingCallback)(void *user, const char *kernel,
                                               double gpuMicroseconds);
 #endif
+#ifndef KILN_DEVICE_TIMING_CALLBACK_DEFINED
+#define KILN_DEVICE_TIMING_CALLBACK_DEFINED
+/// A launch's GPU time and the device (its index in the program's device
+/// list) it ran on.
+extern "C" typedef void (*KilnDeviceTimingCallback)(void *user,
+                                                    const char *kernel,
+                                                    int32_t device,
+                                                    double gpuMicroseconds);
+#endif
 
 namespace kiln {
 namespace rt {
@@ -58,7 +67,10 @@ struct Dim3 {
 /// back to the runtime's environment variable; a set one wins over it. Text
 /// fields are read as that variable's text would be.
 struct Options {
-  /// KILN_VULKAN_DEVICE, KILN_CUDA_DEVICE: an index or a name.
+  /// KILN_VULKAN_DEVICE, KILN_CUDA_DEVICE: the program's devices, a
+  /// comma-separated list whose entries are an index, a name substring or a
+  /// UUID; the list's order numbers them 0..N-1 (docs/runtime.md). The same
+  /// device may be listed twice. Empty: the runtime's default device.
   std::optional<std::string> device;
   /// KILN_TIMEOUT: the longest wait for the device, in seconds.
   std::optional<std::string> timeout;
@@ -202,12 +214,35 @@ public:
     return Status::success();
   }
 
-  /// mgpuSetDefaultDevice: the device (in the runtime's order) that the
-  /// process uses.
+  /// mgpuSetDefaultDevice: makes `device` (an index in the program's device
+  /// list) the calling thread's current device. Streams, allocations and
+  /// events made later on this thread belong to it; an index past the list
+  /// is an error naming the list.
   virtual Status setDefaultDevice(int32_t device) = 0;
+  /// How many devices the program's list names (1 for a runtime that
+  /// stands alone).
+  virtual int32_t deviceCount() { return 1; }
+  /// The calling thread's current device.
+  virtual int32_t currentDevice() { return 0; }
 
   /// Reports the GPU time of every later launch to `callback` (null: off).
   virtual Status setTimingCallback(KilnTimingCallback callback, void *user) = 0;
+  /// The same, with the index of the device each launch ran on.
+  virtual Status setDeviceTimingCallback(KilnDeviceTimingCallback callback,
+                                         void *user) {
+    return KILN_ERROR(Unsupported,
+                      std::string("the ") + backend() +
+                          " runtime's single devices report timing without "
+                          "an index; ask the process's runtime");
+  }
+  /// Copies `bytes` from `src`, memory of `source` (another device of the
+  /// same backend), to `dst`, this runtime's memory, without the host in
+  /// between: true when done, false where this backend has no such copy
+  /// (the caller then stages through host memory).
+  virtual Expected<bool> copyFromPeer(void *dst, Runtime &source,
+                                      const void *src, size_t bytes) {
+    return false;
+  }
   /// A device-to-device copy of `bytes` between two allocations, waited
   /// for: its GPU microseconds, or -1 where the device cannot time it.
   virtual Expected<double> deviceCopy(void *dst, const void *src,

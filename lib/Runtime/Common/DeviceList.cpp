@@ -1,0 +1,875 @@
+//===- DeviceList.cpp - A process's devices, one runtime each ------------===//
+//
+// rt::DeviceList (DeviceList.h): the device model every runtime shares, over
+// one single-device runtime per entry of the program's device list.
+//
+// Locking: `mutex` guards the tables only. No call into a device is made
+// while it is held, except into a device no other thread can reach yet (the
+// one device() is making), because a device calls back up (ownerOf, the
+// timing trampoline) while it holds its own lock.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../DeviceList.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace kiln {
+namespace rt {
+
+namespace {
+/// Each list's identity in the threads' records (never reused, so a record
+/// of a destroyed list matches nothing).
+std::atomic<uint64_t> nextListId{1};
+
+/// The calling thread's current device in each list it set one in.
+struct CurrentDevice {
+  uint64_t list;
+  int index;
+};
+thread_local std::vector<CurrentDevice> currentDevices;
+
+/// Copies between devices through host memory go in pieces of at most this
+/// many bytes.
+constexpr size_t kStagingBytes = size_t(64) << 20;
+
+std::string trim(const std::string &text) {
+  size_t begin = text.find_first_not_of(" \t");
+  if (begin == std::string::npos)
+    return "";
+  size_t end = text.find_last_not_of(" \t");
+  return text.substr(begin, end - begin + 1);
+}
+} // namespace
+
+Status DevicePlace::checkLaunchMemory(const std::string &kernel,
+                                      size_t argument,
+                                      uintptr_t address) const {
+  if (!ownerOf)
+    return Status::success();
+  int owner = ownerOf(address);
+  if (owner < 0 || owner == index)
+    return Status::success();
+  return KILN_ERROR(InvalidArgument,
+                    "kernel '" + kernel + "' argument " +
+                        std::to_string(argument) + " is memory of device " +
+                        std::to_string(owner) + " (its gpu.alloc), but the " +
+                        "launch runs on device " + std::to_string(index) +
+                        "; copy it to device " + std::to_string(index) +
+                        " first (gpu.memcpy)");
+}
+
+Expected<std::vector<std::string>> parseDeviceList(const std::string &text,
+                                                   const std::string &source) {
+  std::vector<std::string> entries;
+  if (trim(text).empty())
+    return std::vector<std::string>{""};
+  size_t start = 0;
+  while (true) {
+    size_t comma = text.find(',', start);
+    std::string entry = trim(text.substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (entry.empty())
+      return KILN_ERROR(InvalidArgument,
+                        source + "='" + text + "': entry " +
+                            std::to_string(entries.size()) +
+                            " is empty; each comma-separated entry is a "
+                            "device index, a name substring or a UUID");
+    entries.push_back(entry);
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  return entries;
+}
+
+//===-- The list's objects
+//-------------------------------------------------===//
+
+/// One device's runtime, and what its timing trampoline needs.
+struct DeviceList::Slot {
+  DeviceList *list = nullptr;
+  int index = 0;
+  std::unique_ptr<Runtime> runtime;
+};
+
+/// A loaded module: its blob, to load it on a device at its first launch
+/// there, and its handle on each device it is loaded on.
+struct DeviceList::Module {
+  std::vector<unsigned char> blob;
+  bool jit = false; ///< PTX for mgpuModuleLoadJIT (blob ends in a NUL).
+  int optLevel = 0;
+  std::mutex mutex; ///< Guards the two maps.
+  std::map<int, void *> handles;
+  std::map<std::string, std::shared_ptr<Kernel>> kernels;
+};
+
+/// A kernel of a module, with its function on each device it was looked up
+/// on.
+struct DeviceList::Kernel {
+  std::shared_ptr<Module> module;
+  std::string name;
+  std::mutex mutex;
+  std::map<int, void *> functions;
+};
+
+/// An event: made on the device current at mgpuEventCreate, and on any other
+/// device a stream of which records it.
+struct DeviceList::Event {
+  int created = 0;
+  std::mutex mutex;
+  std::map<int, void *> handles;
+  int last = -1; ///< The device that recorded it last (-1: none yet).
+};
+
+//===-- Devices
+//--------------------------------------------------------------===//
+
+DeviceList::DeviceList(const char *backend, const char *variable,
+                       Factory factory)
+    : backendName(backend), variable(variable), factory(std::move(factory)),
+      id(nextListId++) {}
+
+DeviceList::~DeviceList() {
+  // Modules, kernels and events hold device handles: release them while
+  // the devices still exist, then the devices, last made first.
+  std::unique_lock<std::shared_mutex> lock(mutex);
+  kernels.clear();
+  modules.clear();
+  events.clear();
+  while (!devices.empty())
+    devices.pop_back();
+}
+
+int DeviceList::currentIndex() const {
+  for (const CurrentDevice &c : currentDevices)
+    if (c.list == id)
+      return c.index;
+  return 0;
+}
+
+Expected<std::vector<std::string>> DeviceList::entries() {
+  {
+    std::shared_lock<std::shared_mutex> lock(mutex);
+    if (listRead)
+      return list;
+  }
+  std::unique_lock<std::shared_mutex> lock(mutex);
+  if (!listRead) {
+    std::string source = "--device", text;
+    if (options.device) {
+      text = *options.device;
+    } else if (const char *value = variable ? std::getenv(variable) : nullptr) {
+      source = variable;
+      text = value;
+    }
+    KILN_ASSIGN_OR_RETURN(list, parseDeviceList(text, source));
+    devices.resize(list.size());
+    listRead = true;
+  }
+  return list;
+}
+
+namespace {
+/// "2 devices (--device=0,0)" for messages.
+std::string describeList(const std::vector<std::string> &list,
+                         const std::optional<std::string> &given,
+                         const char *variable) {
+  std::string text =
+      std::to_string(list.size()) + (list.size() == 1 ? " device" : " devices");
+  std::string joined;
+  for (size_t i = 0; i < list.size(); ++i)
+    joined += (i ? "," : "") + list[i];
+  if (given)
+    return text + " (--device=" + joined + ")";
+  if (variable && std::getenv(variable))
+    return text + " (" + variable + "=" + joined + ")";
+  return text + " (the default device; list more with --device=A,B or " +
+         (variable ? variable : "--device") + ")";
+}
+} // namespace
+
+Expected<Runtime *> DeviceList::device(int index) {
+  {
+    // Every call but the first on each device ends here.
+    std::shared_lock<std::shared_mutex> lock(mutex);
+    if (index >= 0 && static_cast<size_t>(index) < devices.size())
+      if (Slot *slot = devices[index].get())
+        return slot->runtime.get();
+  }
+  KILN_ASSIGN_OR_RETURN(std::vector<std::string> names, entries());
+  if (index < 0 || static_cast<size_t>(index) >= names.size())
+    return KILN_ERROR(InvalidArgument,
+                      "device " + std::to_string(index) +
+                          " is not in the program's device list: it has " +
+                          describeList(names, options.device, variable) +
+                          ", numbered 0.." + std::to_string(names.size() - 1));
+  std::unique_lock<std::shared_mutex> lock(mutex);
+  if (Slot *slot = devices[index].get())
+    return slot->runtime.get();
+  auto slot = std::make_unique<Slot>();
+  slot->list = this;
+  slot->index = index;
+  DevicePlace place;
+  place.index = index;
+  place.count = static_cast<int>(names.size());
+  place.ownerOf = [this](uintptr_t address) { return ownerOf(address); };
+  slot->runtime = factory(place);
+  // No other thread reaches this device yet: calling it under the lock
+  // cannot wait for one that holds its lock.
+  Options given = options;
+  given.device = names[index];
+  KILN_TRY(slot->runtime->configure(given));
+  KILN_TRY(installTiming(*slot, timing || deviceTiming));
+  Runtime *made = slot->runtime.get();
+  devices[index] = std::move(slot);
+  return made;
+}
+
+int32_t DeviceList::deviceCount() {
+  Expected<std::vector<std::string>> names = entries();
+  return names ? static_cast<int32_t>(names->size()) : 1;
+}
+
+Status DeviceList::configure(const Options &given) {
+  std::vector<Runtime *> made;
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex);
+    if (given.device && listRead)
+      return KILN_ERROR(InvalidArgument,
+                        std::string("the ") + backendName +
+                            " runtime's device list is set before its first "
+                            "use; it was read already");
+    options.merge(given);
+    for (std::unique_ptr<Slot> &slot : devices)
+      if (slot)
+        made.push_back(slot->runtime.get());
+  }
+  // Devices made already (to list devices, say) take the options too, or
+  // refuse them once started.
+  for (Runtime *device : made) {
+    Options forDevice = given;
+    forDevice.device.reset();
+    KILN_TRY(device->configure(forDevice));
+  }
+  return Status::success();
+}
+
+Status DeviceList::initialize() {
+  KILN_ASSIGN_OR_RETURN(std::vector<std::string> names, entries());
+  for (size_t i = 0; i < names.size(); ++i) {
+    Status status = [&]() -> Status {
+      KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(int(i)));
+      return device->initialize();
+    }();
+    if (status && names.size() > 1)
+      status.prepend("device " + std::to_string(i) + " (entry '" + names[i] +
+                     "'): ");
+    KILN_TRY(status);
+  }
+  return Status::success();
+}
+
+Expected<std::string> DeviceList::describeDevices() {
+  KILN_ASSIGN_OR_RETURN(Runtime * first, device(0));
+  KILN_ASSIGN_OR_RETURN(std::string text, first->describeDevices());
+  KILN_ASSIGN_OR_RETURN(std::vector<std::string> names, entries());
+  if (names.size() > 1 || !names[0].empty()) {
+    text += "the program's devices: " +
+            describeList(names, options.device, variable) + "\n";
+    for (size_t i = 0; i < names.size(); ++i)
+      text += "  " + std::to_string(i) + ": entry '" + names[i] + "'\n";
+  }
+  return text;
+}
+
+Expected<std::string> DeviceList::deviceTarget() {
+  KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+  return device->deviceTarget();
+}
+
+Status DeviceList::setDefaultDevice(int32_t index) {
+  KILN_ASSIGN_OR_RETURN(std::vector<std::string> names, entries());
+  if (index < 0 || static_cast<size_t>(index) >= names.size())
+    return KILN_ERROR(InvalidArgument,
+                      "mgpuSetDefaultDevice(" + std::to_string(index) +
+                          "): the program has " +
+                          describeList(names, options.device, variable) +
+                          ", numbered 0.." + std::to_string(names.size() - 1));
+  for (CurrentDevice &c : currentDevices)
+    if (c.list == id) {
+      c.index = index;
+      return Status::success();
+    }
+  currentDevices.push_back({id, index});
+  return Status::success();
+}
+
+//===-- Tables
+//---------------------------------------------------------------===//
+
+int DeviceList::streamDevice(void *stream) const {
+  if (!stream)
+    return currentIndex();
+  std::shared_lock<std::shared_mutex> lock(mutex);
+  auto it = streams.find(stream);
+  return it == streams.end() ? -1 : it->second;
+}
+
+int DeviceList::memoryDevice(const void *address, size_t bytes) const {
+  auto at = reinterpret_cast<uintptr_t>(address);
+  std::shared_lock<std::shared_mutex> lock(mutex);
+  auto it = allocations.upper_bound(at);
+  if (it == allocations.begin())
+    return -1;
+  --it;
+  uint64_t size = it->second.first;
+  if (at == it->first || at - it->first < size)
+    return it->second.second;
+  (void)bytes;
+  return -1;
+}
+
+int DeviceList::ownerOf(uintptr_t address) const {
+  return memoryDevice(reinterpret_cast<const void *>(address), 1);
+}
+
+std::shared_ptr<DeviceList::Module> DeviceList::findModule(void *h) const {
+  std::shared_lock<std::shared_mutex> lock(mutex);
+  auto it = modules.find(h);
+  return it == modules.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<DeviceList::Kernel> DeviceList::findKernel(void *h) const {
+  std::shared_lock<std::shared_mutex> lock(mutex);
+  auto it = kernels.find(h);
+  return it == kernels.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<DeviceList::Event> DeviceList::findEvent(void *h) const {
+  std::shared_lock<std::shared_mutex> lock(mutex);
+  auto it = events.find(h);
+  return it == events.end() ? nullptr : it->second;
+}
+
+//===-- Modules and launches
+//-----------------------------------------------===//
+
+Expected<void *> DeviceList::loadModule(const void *data, size_t size) {
+  KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+  KILN_ASSIGN_OR_RETURN(void *handle, device->loadModule(data, size));
+  auto module = std::make_shared<Module>();
+  const auto *bytes = static_cast<const unsigned char *>(data);
+  module->blob.assign(bytes, bytes + size);
+  module->handles[currentIndex()] = handle;
+  std::unique_lock<std::shared_mutex> lock(mutex);
+  modules[module.get()] = module;
+  return static_cast<void *>(module.get());
+}
+
+Expected<void *> DeviceList::loadModuleJIT(void *data, int optLevel) {
+  KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+  KILN_ASSIGN_OR_RETURN(void *handle, device->loadModuleJIT(data, optLevel));
+  auto module = std::make_shared<Module>();
+  const auto *text = static_cast<const unsigned char *>(data);
+  module->blob.assign(text, text + std::strlen(static_cast<char *>(data)) + 1);
+  module->jit = true;
+  module->optLevel = optLevel;
+  module->handles[currentIndex()] = handle;
+  std::unique_lock<std::shared_mutex> lock(mutex);
+  modules[module.get()] = module;
+  return static_cast<void *>(module.get());
+}
+
+Status DeviceList::unloadModule(void *handle) {
+  std::shared_ptr<Module> module;
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex);
+    auto it = modules.find(handle);
+    if (it != modules.end()) {
+      module = it->second;
+      modules.erase(it);
+      for (auto &[name, kernel] : module->kernels)
+        kernels.erase(kernel.get());
+    }
+  }
+  if (!module) {
+    // Not a module of the list: the current device refuses it in its words.
+    KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+    return device->unloadModule(handle);
+  }
+  std::map<int, void *> handles;
+  {
+    std::lock_guard<std::mutex> lock(module->mutex);
+    handles.swap(module->handles);
+  }
+  Status first;
+  for (auto &[index, loaded] : handles) {
+    Expected<Runtime *> device = this->device(index);
+    Status status = device ? (*device)->unloadModule(loaded) : device.error();
+    if (status && !first)
+      first = status;
+  }
+  return first;
+}
+
+Expected<void *> DeviceList::functionOn(const std::shared_ptr<Kernel> &kernel,
+                                        int index) {
+  {
+    std::lock_guard<std::mutex> lock(kernel->mutex);
+    auto it = kernel->functions.find(index);
+    if (it != kernel->functions.end())
+      return it->second;
+  }
+  KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(index));
+  Module &module = *kernel->module;
+  void *loaded = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(module.mutex);
+    auto it = module.handles.find(index);
+    if (it != module.handles.end()) {
+      loaded = it->second;
+    } else {
+      // The module's first use on this device: load it from its blob.
+      Expected<void *> made =
+          module.jit
+              ? device->loadModuleJIT(module.blob.data(), module.optLevel)
+              : device->loadModule(module.blob.data(), module.blob.size());
+      if (!made)
+        return made.error();
+      loaded = *made;
+      module.handles[index] = loaded;
+    }
+  }
+  KILN_ASSIGN_OR_RETURN(void *function,
+                        device->getFunction(loaded, kernel->name.c_str()));
+  std::lock_guard<std::mutex> lock(kernel->mutex);
+  kernel->functions[index] = function;
+  return function;
+}
+
+Expected<void *> DeviceList::getFunction(void *handle, const char *name) {
+  std::shared_ptr<Module> module = findModule(handle);
+  if (!module || !name) {
+    // Not a module of the list (or no name): the current device answers.
+    KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+    return device->getFunction(handle, name);
+  }
+  std::shared_ptr<Kernel> kernel;
+  {
+    std::lock_guard<std::mutex> lock(module->mutex);
+    std::shared_ptr<Kernel> &known = module->kernels[name];
+    if (!known) {
+      known = std::make_shared<Kernel>();
+      known->module = module;
+      known->name = name;
+    }
+    kernel = known;
+  }
+  // Looked up on the current device now, so that a wrong name is an error
+  // here and not at a launch.
+  if (Expected<void *> function = functionOn(kernel, currentIndex());
+      !function) {
+    std::lock_guard<std::mutex> lock(module->mutex);
+    if (kernel->functions.empty())
+      module->kernels.erase(name);
+    return function.error();
+  }
+  std::unique_lock<std::shared_mutex> lock(mutex);
+  if (!modules.count(handle))
+    return KILN_ERROR(InvalidArgument,
+                      std::string("mgpuModuleGetFunction('") + name +
+                          "'): its module was unloaded meanwhile");
+  kernels[kernel.get()] = kernel;
+  return static_cast<void *>(kernel.get());
+}
+
+Status DeviceList::launch(void *function, Dim3 grid, Dim3 block,
+                          int32_t sharedMemoryBytes, void *stream,
+                          void **params, size_t paramsCount) {
+  return launchFull(function, grid, block, nullptr, sharedMemoryBytes, stream,
+                    params, paramsCount, nullptr);
+}
+
+Status DeviceList::launchFull(void *function, Dim3 grid, Dim3 block,
+                              const Dim3 *cluster, int32_t sharedMemoryBytes,
+                              void *stream, void **params, size_t paramsCount,
+                              void **extra) {
+  std::shared_ptr<Kernel> kernel = findKernel(function);
+  int index = streamDevice(stream);
+  if (!kernel || index < 0) {
+    // A handle the list did not make: the current device refuses it (or,
+    // for a kernel it made itself, runs it) as it would alone.
+    KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+    void *own = function;
+    if (kernel) {
+      KILN_ASSIGN_OR_RETURN(own, functionOn(kernel, currentIndex()));
+    }
+    return device->launchFull(own, grid, block, cluster, sharedMemoryBytes,
+                              stream, params, paramsCount, extra);
+  }
+  // The launch runs on its stream's device.
+  KILN_ASSIGN_OR_RETURN(void *own, functionOn(kernel, index));
+  KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(index));
+  return device->launchFull(own, grid, block, cluster, sharedMemoryBytes,
+                            stream, params, paramsCount, extra);
+}
+
+//===-- Streams and events
+//-------------------------------------------------===//
+
+Expected<void *> DeviceList::createStream() {
+  KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+  KILN_ASSIGN_OR_RETURN(void *stream, device->createStream());
+  std::unique_lock<std::shared_mutex> lock(mutex);
+  streams[stream] = currentIndex();
+  return stream;
+}
+
+Status DeviceList::destroyStream(void *stream) {
+  int index = stream ? streamDevice(stream) : -1;
+  KILN_ASSIGN_OR_RETURN(Runtime * device,
+                        index < 0 ? current() : this->device(index));
+  KILN_TRY(device->destroyStream(stream));
+  std::unique_lock<std::shared_mutex> lock(mutex);
+  streams.erase(stream);
+  return Status::success();
+}
+
+Status DeviceList::synchronize(void *stream) {
+  int index = streamDevice(stream);
+  KILN_ASSIGN_OR_RETURN(Runtime * device,
+                        index < 0 ? current() : this->device(index));
+  return device->synchronize(stream);
+}
+
+Expected<void *> DeviceList::createEvent() {
+  KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+  KILN_ASSIGN_OR_RETURN(void *made, device->createEvent());
+  auto event = std::make_shared<Event>();
+  event->created = currentIndex();
+  event->handles[event->created] = made;
+  std::unique_lock<std::shared_mutex> lock(mutex);
+  events[event.get()] = event;
+  return static_cast<void *>(event.get());
+}
+
+Status DeviceList::destroyEvent(void *handle) {
+  std::shared_ptr<Event> event;
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex);
+    auto it = events.find(handle);
+    if (it != events.end()) {
+      event = it->second;
+      events.erase(it);
+    }
+  }
+  if (!event) {
+    KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+    return device->destroyEvent(handle);
+  }
+  std::lock_guard<std::mutex> lock(event->mutex);
+  Status first;
+  for (auto &[index, made] : event->handles) {
+    Expected<Runtime *> device = this->device(index);
+    Status status = device ? (*device)->destroyEvent(made) : device.error();
+    if (status && !first)
+      first = status;
+  }
+  return first;
+}
+
+Status DeviceList::recordEvent(void *handle, void *stream) {
+  std::shared_ptr<Event> event = findEvent(handle);
+  int index = streamDevice(stream);
+  if (!event || index < 0) {
+    KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+    void *own = handle;
+    if (event) {
+      std::lock_guard<std::mutex> lock(event->mutex);
+      auto it = event->handles.find(currentIndex());
+      own = it == event->handles.end() ? event->handles.begin()->second
+                                       : it->second;
+    }
+    return device->recordEvent(own, stream);
+  }
+  // Recorded by a stream of another device than the one it was made on:
+  // the event gets a handle there too, and waits go to where it was
+  // recorded last.
+  KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(index));
+  std::lock_guard<std::mutex> lock(event->mutex);
+  void *&own = event->handles[index];
+  if (!own) {
+    Expected<void *> made = device->createEvent();
+    if (!made) {
+      event->handles.erase(index);
+      return made.error();
+    }
+    own = *made;
+  }
+  KILN_TRY(device->recordEvent(own, stream));
+  event->last = index;
+  return Status::success();
+}
+
+Status DeviceList::synchronizeEvent(void *handle) {
+  std::shared_ptr<Event> event = findEvent(handle);
+  if (!event) {
+    KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+    return device->synchronizeEvent(handle);
+  }
+  int index;
+  void *own;
+  {
+    std::lock_guard<std::mutex> lock(event->mutex);
+    index = event->last >= 0 ? event->last : event->created;
+    own = event->handles[index];
+  }
+  KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(index));
+  return device->synchronizeEvent(own);
+}
+
+Status DeviceList::streamWaitEvent(void *stream, void *handle) {
+  std::shared_ptr<Event> event = findEvent(handle);
+  int index = streamDevice(stream);
+  if (!event || index < 0) {
+    KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+    void *own = handle;
+    if (event) {
+      std::lock_guard<std::mutex> lock(event->mutex);
+      own = event->handles.begin()->second;
+    }
+    return device->streamWaitEvent(stream, own);
+  }
+  int recorded;
+  void *own;
+  {
+    std::lock_guard<std::mutex> lock(event->mutex);
+    recorded = event->last >= 0 ? event->last : event->created;
+    own = event->handles[recorded];
+  }
+  KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(recorded));
+  if (recorded == index)
+    return device->streamWaitEvent(stream, own);
+  // A stream waiting for another device's work: the host waits for it, so
+  // everything later on the stream comes after it.
+  return device->synchronizeEvent(own);
+}
+
+//===-- Memory
+//---------------------------------------------------------------===//
+
+Expected<void *> DeviceList::allocate(uint64_t bytes, bool hostShared) {
+  KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+  KILN_ASSIGN_OR_RETURN(void *pointer, device->allocate(bytes, hostShared));
+  if (pointer) {
+    std::unique_lock<std::shared_mutex> lock(mutex);
+    allocations[reinterpret_cast<uintptr_t>(pointer)] = {bytes, currentIndex()};
+  }
+  return pointer;
+}
+
+Status DeviceList::free(void *pointer) {
+  int index = -1;
+  {
+    std::shared_lock<std::shared_mutex> lock(mutex);
+    auto it = allocations.find(reinterpret_cast<uintptr_t>(pointer));
+    if (it != allocations.end())
+      index = it->second.second;
+  }
+  KILN_ASSIGN_OR_RETURN(Runtime * device,
+                        index < 0 ? current() : this->device(index));
+  KILN_TRY(device->free(pointer));
+  std::unique_lock<std::shared_mutex> lock(mutex);
+  allocations.erase(reinterpret_cast<uintptr_t>(pointer));
+  return Status::success();
+}
+
+Status DeviceList::copyAcross(int dstDevice, void *dst, int srcDevice,
+                              const void *src, size_t bytes) {
+  KILN_ASSIGN_OR_RETURN(Runtime * to, device(dstDevice));
+  KILN_ASSIGN_OR_RETURN(Runtime * from, device(srcDevice));
+  KILN_ASSIGN_OR_RETURN(bool done, to->copyFromPeer(dst, *from, src, bytes));
+  if (done)
+    return Status::success();
+  // Through host memory, a piece at a time; each piece is waited for on
+  // both sides before the buffer is reused.
+  size_t piece = std::min(bytes, kStagingBytes);
+  std::unique_ptr<unsigned char[]> buffer(
+      new (std::nothrow) unsigned char[piece ? piece : 1]);
+  if (!buffer)
+    return KILN_ERROR(OutOfMemory,
+                      "gpu.memcpy from device " + std::to_string(srcDevice) +
+                          " to device " + std::to_string(dstDevice) +
+                          ": no host memory for a " + std::to_string(piece) +
+                          "-byte staging buffer");
+  for (size_t done = 0; done < bytes; done += piece) {
+    size_t n = std::min(piece, bytes - done);
+    KILN_TRY(from->copy(buffer.get(), static_cast<const char *>(src) + done, n,
+                        nullptr));
+    KILN_TRY(from->synchronize(nullptr));
+    KILN_TRY(
+        to->copy(static_cast<char *>(dst) + done, buffer.get(), n, nullptr));
+    KILN_TRY(to->synchronize(nullptr));
+  }
+  return Status::success();
+}
+
+Status DeviceList::copy(void *dst, const void *src, size_t bytes,
+                        void *stream) {
+  int onStream = streamDevice(stream);
+  int to = memoryDevice(dst, bytes), from = memoryDevice(src, bytes);
+  if (onStream < 0) {
+    KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+    return device->copy(dst, src, bytes, stream);
+  }
+  if (to >= 0 && from >= 0 && to != from) {
+    if (stream) {
+      KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(onStream));
+      KILN_TRY(device->synchronize(stream));
+    }
+    return copyAcross(to, dst, from, src, bytes);
+  }
+  int index = to >= 0 ? to : from >= 0 ? from : onStream;
+  if (stream && index != onStream) {
+    // Ordered after the stream's work, then done on the memory's device.
+    KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(onStream));
+    KILN_TRY(device->synchronize(stream));
+    stream = nullptr;
+  }
+  KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(index));
+  return device->copy(dst, src, bytes, stream);
+}
+
+Status DeviceList::fill(void *dst, uint32_t pattern, unsigned patternBytes,
+                        size_t count, void *stream) {
+  int onStream = streamDevice(stream);
+  if (onStream < 0) {
+    KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+    return device->fill(dst, pattern, patternBytes, count, stream);
+  }
+  int to = memoryDevice(dst, 1);
+  int index = to >= 0 ? to : onStream;
+  if (stream && index != onStream) {
+    KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(onStream));
+    KILN_TRY(device->synchronize(stream));
+    stream = nullptr;
+  }
+  KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(index));
+  return device->fill(dst, pattern, patternBytes, count, stream);
+}
+
+Expected<double> DeviceList::deviceCopy(void *dst, const void *src,
+                                        size_t bytes) {
+  int to = memoryDevice(dst, bytes), from = memoryDevice(src, bytes);
+  if (to >= 0 && from >= 0 && to != from)
+    return KILN_ERROR(InvalidArgument,
+                      "a timed device copy stays on one device; the "
+                      "destination is memory of device " +
+                          std::to_string(to) + " and the source of device " +
+                          std::to_string(from));
+  int index = to >= 0 ? to : from >= 0 ? from : currentIndex();
+  KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(index));
+  return device->deviceCopy(dst, src, bytes);
+}
+
+// Host registration pins host memory for the current device (CUDA
+// registers it for every context); the others accept it and do nothing.
+Status DeviceList::hostRegister(void *pointer, uint64_t bytes) {
+  KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+  return device->hostRegister(pointer, bytes);
+}
+
+Status DeviceList::hostUnregister(void *pointer) {
+  KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+  return device->hostUnregister(pointer);
+}
+
+Status DeviceList::hostRegisterMemRef(int64_t rank, void *descriptor,
+                                      int64_t elementBytes) {
+  KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+  return device->hostRegisterMemRef(rank, descriptor, elementBytes);
+}
+
+Status DeviceList::hostUnregisterMemRef(int64_t rank, void *descriptor,
+                                        int64_t elementBytes) {
+  KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+  return device->hostUnregisterMemRef(rank, descriptor, elementBytes);
+}
+
+//===-- Timing
+//---------------------------------------------------------------===//
+
+namespace {
+/// What each device's timing callback calls: the list's callback, with the
+/// device's index.
+void timingTrampoline(void *user, const char *kernel, double us);
+} // namespace
+
+Status DeviceList::installTiming(Slot &slot, bool on) {
+  return slot.runtime->setTimingCallback(on ? timingTrampoline : nullptr,
+                                         on ? &slot : nullptr);
+}
+
+void DeviceList::reportTiming(int index, const char *kernel, double us) {
+  KilnTimingCallback plain;
+  KilnDeviceTimingCallback indexed;
+  void *user;
+  {
+    std::shared_lock<std::shared_mutex> lock(mutex);
+    plain = timing;
+    indexed = deviceTiming;
+    user = timingUser;
+  }
+  if (indexed)
+    indexed(user, kernel, index, us);
+  else if (plain)
+    plain(user, kernel, us);
+}
+
+namespace {
+void timingTrampoline(void *user, const char *kernel, double us) {
+  auto *slot = static_cast<DeviceList::Slot *>(user);
+  slot->list->reportTiming(slot->index, kernel, us);
+}
+} // namespace
+
+Status DeviceList::setTimingCallback(KilnTimingCallback callback, void *user) {
+  std::vector<Slot *> made;
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex);
+    timing = callback;
+    deviceTiming = nullptr;
+    timingUser = user;
+    for (std::unique_ptr<Slot> &slot : devices)
+      if (slot)
+        made.push_back(slot.get());
+  }
+  for (Slot *slot : made)
+    KILN_TRY(installTiming(*slot, callback != nullptr));
+  return Status::success();
+}
+
+Status DeviceList::setDeviceTimingCallback(KilnDeviceTimingCallback callback,
+                                           void *user) {
+  std::vector<Slot *> made;
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex);
+    timing = nullptr;
+    deviceTiming = callback;
+    timingUser = user;
+    for (std::unique_ptr<Slot> &slot : devices)
+      if (slot)
+        made.push_back(slot.get());
+  }
+  for (Slot *slot : made)
+    KILN_TRY(installTiming(*slot, callback != nullptr));
+  return Status::success();
+}
+
+} // namespace rt
+} // namespace kiln
