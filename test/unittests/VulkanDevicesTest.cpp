@@ -3,8 +3,9 @@
 // The Vulkan runtime's units (lib/Runtime/Vulkan) over two Devices opened
 // side by side on one physical device (lavapipe in CI): each has its own
 // memory, queue and launcher, work on one leaves the other alone, and a
-// lost device breaks itself only. The runtime's Context uses one Device;
-// these are the values several devices are built from.
+// lost device breaks itself only. Each single-device runtime's Context
+// (one per entry of the process's device list) is one such Device and its
+// units; these are the values it is built from.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,7 +56,8 @@ struct OpenedDevice {
 } // namespace
 
 TEST(VulkanDevices, AProcessHoldsTwoIndependentDevices) {
-  Context &context = Context::get();
+  // A Context of its own gives the instance and the physical device.
+  Context context{rt::DevicePlace()};
   VkPhysicalDevice physical;
   {
     std::lock_guard<std::mutex> lock(context.mutex);

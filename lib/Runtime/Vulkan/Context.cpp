@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <unistd.h>
 
 using namespace kiln;
@@ -62,12 +63,51 @@ Status Context::usable() const {
   return Status::success();
 }
 
-Context &Context::get() {
-  // Never destroyed by static destructors: the JIT's module destructors may
-  // still call in during exit. teardown() runs from an exit handler instead,
-  // registered once the instance exists (initInstance).
-  static Context *context = new Context();
-  return *context;
+namespace {
+/// Every Context alive, for the exit handler. Never destroyed: the handler
+/// runs after static destructors may have.
+struct LiveContexts {
+  std::mutex mutex; ///< Taken before any Context's own.
+  std::set<Context *> all;
+  /// Validation messages of Contexts destroyed before exit that no call
+  /// returned: they fail the process at exit as a live one's do.
+  unsigned leftMessages = 0;
+  bool tornDown = false; ///< The exit handler ran.
+};
+
+LiveContexts &live() {
+  static LiveContexts *contexts = new LiveContexts();
+  return *contexts;
+}
+
+/// A module that prints was loaded before some Context's instance existed:
+/// every Context made after it turns debug printf on too (a device list
+/// loads a module on its other devices only at their first launch there).
+std::atomic<bool> printfRequestedByAny{false};
+
+/// Serialises instance creation: it sets VK_LAYER_SETTINGS_PATH in the
+/// process's environment for the layer to read, then unsets it.
+std::mutex instanceCreation;
+} // namespace
+
+Context::Context(rt::DevicePlace where) {
+  place = std::move(where);
+  LiveContexts &l = live();
+  std::lock_guard<std::mutex> guard(l.mutex);
+  l.all.insert(this);
+}
+
+Context::~Context() {
+  LiveContexts &l = live();
+  {
+    std::lock_guard<std::mutex> guard(l.mutex);
+    l.all.erase(this);
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  if (unsigned n = teardown()) {
+    std::lock_guard<std::mutex> guard(l.mutex);
+    l.leftMessages += n;
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -185,7 +225,8 @@ Status Context::readSettings() {
       !printfSetting && v && *v)
     printfSetting = envFlag("KILN_VULKAN_PRINTF");
   printfOff = printfSetting && !*printfSetting;
-  printfOn = !printfOff && (printfRequested || printfSetting.value_or(false));
+  printfOn = !printfOff && (printfRequested || printfRequestedByAny ||
+                            printfSetting.value_or(false));
   executables.validateSPIRV = !std::getenv("KILN_VULKAN_VALIDATE_SPIRV") ||
                               envFlag("KILN_VULKAN_VALIDATE_SPIRV");
   return Status::success();
@@ -219,22 +260,38 @@ void Context::registerTeardownAtExit() {
   // Exit handlers run in reverse order of registration, and the driver and
   // the layers the loader has just opened registered their static
   // destructors: teardown must come before those (the validation layer's
-  // debug printf crashes lavapipe's vkDestroyDevice otherwise).
-  static bool exitHandler = false;
-  if (!exitHandler)
-    std::atexit([] {
+  // debug printf crashes lavapipe's vkDestroyDevice otherwise). The loader
+  // unloads them with the last instance and may load them again with the
+  // next, so each instance registers the handler again; it runs once.
+  std::atexit([] {
+    LiveContexts &l = live();
+    std::lock_guard<std::mutex> guard(l.mutex);
+    if (l.tornDown)
+      return;
+    l.tornDown = true;
+    unsigned messages = l.leftMessages;
+    for (Context *context : l.all) {
       // An entry point reports an error and exits after releasing the
-      // lock: other threads may be inside the runtime. Teardown waits for
-      // them (unless this thread holds the lock already).
-      Context &context = Context::get();
-      if (Queue::heldLock && Queue::heldLock->owns_lock()) {
-        context.teardown();
-        return;
+      // lock: other threads may be inside a device. Teardown waits for
+      // them (unless this thread holds that device's lock already).
+      if (Queue::heldLockOn(&context->mutex)) {
+        messages += context->teardown();
+        continue;
       }
-      std::lock_guard<std::mutex> lock(context.mutex);
-      context.teardown();
-    });
-  exitHandler = true;
+      std::lock_guard<std::mutex> lock(context->mutex);
+      messages += context->teardown();
+    }
+    if (messages) {
+      // Messages reported at shutdown (a leak, say) still fail the run.
+      std::fflush(stdout);
+      std::fprintf(stderr,
+                   "kiln-vulkan: the Khronos validation layer reported %u "
+                   "message(s)\n",
+                   messages);
+      std::fflush(stderr);
+      _exit(1);
+    }
+  });
 }
 
 Status Context::initInstance() {
@@ -282,6 +339,7 @@ Status Context::initInstance() {
   }
   VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   std::string settingsDir;
+  std::unique_lock<std::mutex> creating(instanceCreation);
   if (printfOn) {
     info.pNext = &features;
     KILN_ASSIGN_OR_RETURN(settingsDir, writePrintfSettings());
@@ -298,6 +356,7 @@ Status Context::initInstance() {
     std::remove((settingsDir + "/vk_layer_settings.txt").c_str());
     rmdir(settingsDir.c_str());
   }
+  creating.unlock();
   if (result == VK_ERROR_INCOMPATIBLE_DRIVER)
     return rt::makeCallError(
         rt::ErrorKind::Driver,
@@ -361,13 +420,26 @@ Expected<std::vector<VkPhysicalDevice>> Context::physicalDevices() {
   return std::move(devices);
 }
 
-void Context::setDefaultDevice(int index) {
-  if (device && index != requestedDevice)
-    std::fprintf(stderr,
-                 "kiln-vulkan: mgpuSetDefaultDevice(%d) after the device was "
-                 "created; keeping the current device\n",
-                 index);
-  requestedDevice = index;
+/// The device's UUID (VkPhysicalDeviceIDProperties, Vulkan 1.1) as
+/// formatUUID writes it; "" for a Vulkan 1.0 device, which has none.
+static std::string deviceUUID(const vk::Functions &vk, VkPhysicalDevice device,
+                              const VkPhysicalDeviceProperties &properties) {
+  if (properties.apiVersion < VK_API_VERSION_1_1 ||
+      !vk.vkGetPhysicalDeviceProperties2)
+    return std::string();
+  VkPhysicalDeviceIDProperties id{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties2{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  properties2.pNext = &id;
+  vk.vkGetPhysicalDeviceProperties2(device, &properties2);
+  return rt::formatUUID(id.deviceUUID);
+}
+
+std::string Context::uuidOf(VkPhysicalDevice device) {
+  VkPhysicalDeviceProperties properties;
+  vk.vkGetPhysicalDeviceProperties(device, &properties);
+  return deviceUUID(vk, device, properties);
 }
 
 Expected<VkPhysicalDevice> Context::choosePhysicalDevice() {
@@ -378,18 +450,18 @@ Expected<VkPhysicalDevice> Context::choosePhysicalDevice() {
         Driver,
         "no Vulkan device found (vkEnumeratePhysicalDevices returned none)");
   std::vector<VkPhysicalDeviceProperties> properties(devices.size());
-  std::vector<std::string> names;
+  std::vector<std::string> names, uuids;
   for (size_t i = 0; i < devices.size(); ++i) {
     vk.vkGetPhysicalDeviceProperties(devices[i], &properties[i]);
     names.push_back(properties[i].deviceName);
+    uuids.push_back(deviceUUID(vk, devices[i], properties[i]));
   }
-  const char *want = rt::settingText(options.device, "KILN_VULKAN_DEVICE");
-  std::string choice = want ? want : "";
-  if (choice.empty() && requestedDevice >= 0)
-    choice = std::to_string(requestedDevice);
+  // One entry of the process's list (the DeviceList sets it); the
+  // environment's list is the DeviceList's to read.
+  std::string choice = options.device.value_or("");
   if (!choice.empty()) {
     size_t index = 0;
-    switch (rt::matchDevice(choice, names, index)) {
+    switch (rt::matchDevice(choice, names, index, uuids)) {
     case rt::DeviceMatch::Found:
       return devices[index];
     case rt::DeviceMatch::IndexOutOfRange:
@@ -401,6 +473,17 @@ Expected<VkPhysicalDevice> Context::choosePhysicalDevice() {
       return KILN_ERROR(InvalidArgument,
                         "no Vulkan device named '" + choice +
                             "'; the devices are:" + rt::listDevices(names));
+    case rt::DeviceMatch::NoSuchUUID: {
+      std::vector<std::string> withUUIDs;
+      for (size_t i = 0; i < names.size(); ++i)
+        withUUIDs.push_back(
+            names[i] + " (uuid " +
+            (uuids[i].empty() ? std::string("none: Vulkan 1.0") : uuids[i]) +
+            ")");
+      return KILN_ERROR(InvalidArgument,
+                        "no Vulkan device has UUID '" + choice +
+                            "'; the devices are:" + rt::listDevices(withUUIDs));
+    }
     }
   }
   const VkPhysicalDeviceType order[] = {VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU,
@@ -459,33 +542,25 @@ void Context::destroyDeviceObjects() {
   close();
 }
 
-void Context::teardown() {
+unsigned Context::teardown() {
   if (torndown)
-    return;
+    return 0;
   torndown = true;
   // After a timeout the device still runs the work: waiting would hang,
   // and destroying what it uses is invalid. The process is ending anyway.
   if (stuck)
-    return;
+    return 0;
   if (device) {
     vk.vkDeviceWaitIdle(device);
     destroyDevice();
   }
   if (messenger)
     vk.vkDestroyDebugUtilsMessengerEXT(instance, messenger, nullptr);
+  messenger = VK_NULL_HANDLE;
   if (instance)
     vk.vkDestroyInstance(instance, nullptr);
   instance = VK_NULL_HANDLE;
-  if (unsigned n = validationMessages.load()) {
-    // Messages reported at shutdown (a leak, say) still fail the run.
-    std::fflush(stdout);
-    std::fprintf(stderr,
-                 "kiln-vulkan: the Khronos validation layer reported %u "
-                 "message(s)\n",
-                 n);
-    std::fflush(stderr);
-    _exit(1);
-  }
+  return validationMessages.exchange(0);
 }
 
 //===----------------------------------------------------------------------===//
@@ -535,8 +610,10 @@ Expected<Module *> Context::loadModule(const void *data, size_t size) {
   // instance exists. The JIT and AOT hosts load every module before main
   // runs, so the device (and the instance) waits for the first kernel
   // lookup: a program whose later module prints gets debug printf too.
-  if (module->debugPrintf && !instance)
+  if (module->debugPrintf && !instance) {
     printfRequested = true;
+    printfRequestedByAny = true;
+  }
   // A module the device refuses is not kept.
   if (device)
     KILN_TRY(createShader(module.get()));

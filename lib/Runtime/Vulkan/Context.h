@@ -1,12 +1,14 @@
 //===- Context.h - The Vulkan runtime's process state -----------*- C++ -*-===//
 //
-// The process-wide state of Kiln's Vulkan runtime.
+// The state of one device of Kiln's Vulkan runtime.
 //
-// One Context per process opens the instance and a Device (Device.h) and
-// holds the units over it: Memory (Memory.h) and Executables
-// (Executable.h), which read the Device and call nothing above it. The
-// Context adds submissions, streams and launches; the mgpu* entry points
-// (Runtime.cpp) lock it and call into it.
+// A Context opens its own instance and one Device (Device.h) and holds the
+// units over it: Memory (Memory.h) and Executables (Executable.h), which
+// read the Device and call nothing above it. The Context adds submissions,
+// streams and launches. Each single-device runtime (Runtime.cpp) owns one
+// Context, locks it and calls into it; a process holds one per entry of its
+// device list, and several instances side by side are fine in Vulkan. An
+// exit handler tears down every Context still alive.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +39,18 @@ namespace kiln::vkrt {
 
 class Context : public Device {
 public:
-  static Context &get();
+  /// The device at `place` of the process's list; opens nothing until
+  /// first used.
+  explicit Context(rt::DevicePlace place);
+  /// Tears the device and its instance down, unless the exit handler did
+  /// already. A Context whose wait timed out must not be destroyed (the
+  /// device still runs its work): its owner leaves it alive.
+  ~Context();
+  Context(const Context &) = delete;
+  Context &operator=(const Context &) = delete;
+
+  /// Guards everything below; waits for the device release it
+  /// (Queue::heldLockOn).
   std::mutex mutex;
 
   // Every function that can fail returns its error; the mgpu* entry points
@@ -53,10 +66,14 @@ public:
   // Instance-level; enough to list devices.
   Status initInstance();
   Expected<std::vector<VkPhysicalDevice>> physicalDevices();
-  /// The device the runtime uses (KILN_VULKAN_DEVICE or the default order).
+  /// The device the runtime uses: options.device, one entry of the
+  /// process's list (an index, a name substring or a UUID), or the default
+  /// order when it is empty or unset.
   Expected<VkPhysicalDevice> choosePhysicalDevice();
   Status initDevice();
-  void setDefaultDevice(int index);
+  /// `device`'s UUID as rt::formatUUID writes it; "" for a Vulkan 1.0
+  /// device, which reports none.
+  std::string uuidOf(VkPhysicalDevice device);
 
   Expected<Module *> loadModule(const void *data, size_t size);
   Status unloadModule(Module *module);
@@ -91,10 +108,11 @@ public:
   Stream *createStream();
   Status destroyStream(Stream *stream);
 
-  /// Releases everything (from an exit handler). Validation messages not
-  /// reported yet end the process with status 1 (checkValidation reports
-  /// them as an error before that).
-  void teardown();
+  /// Releases everything (from the exit handler or the destructor, with
+  /// the lock held or no one else using the Context); returns how many
+  /// validation messages the layer reported that no call returned yet
+  /// (checkValidation), which fail the process at exit.
+  unsigned teardown();
   /// Writes a validation layer settings file with the printf buffer size and
   /// points VK_LAYER_SETTINGS_PATH at its directory, which it returns ("" if
   /// the user set VK_LAYER_SETTINGS_PATH).
@@ -122,7 +140,6 @@ public:
   bool torndown = false;
 
 private:
-  Context() = default;
   Status createMessenger();
   /// Reads the options and environment the instance is made from:
   /// validation, timing, timeout, debug printf, SPIR-V validation.
@@ -131,9 +148,10 @@ private:
   /// utils extension; an error naming the package when it is missing.
   Status addValidationLayer(std::vector<const char *> &layers,
                             std::vector<const char *> &extensions);
-  /// Tears the runtime down at exit, before the driver's and the layers'
-  /// own exit handlers (once per process).
-  void registerTeardownAtExit();
+  /// Tears every live Context down at exit, before the driver's and the
+  /// layers' own exit handlers (registered again with each instance: the
+  /// loader may have loaded them anew).
+  static void registerTeardownAtExit();
   /// Releases everything the device owns, then the device.
   void destroyDevice();
   /// Releases what initDevice creates (cache, pool, empty buffer), then the
@@ -143,15 +161,15 @@ private:
   /// the first kernel lookup for a module loaded before it).
   Status createShader(Module *module);
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
-  int requestedDevice = -1;
 
 public:
   /// The device's allocations, staging and host import.
   Memory memory{*this};
   /// Its modules, kernels and pipelines.
   Executables executables{*this};
-  /// Its queue: submissions, fences, timestamps and streams.
-  Queue queue{*this};
+  /// Its queue: submissions, fences, timestamps and streams; its waits
+  /// release this Context's lock.
+  Queue queue{*this, &mutex};
   /// Launches, copies and fills over the units above.
   Launcher launcher{*this, memory, executables, queue};
 };

@@ -13,6 +13,7 @@
 #define KILN_RUNTIME_VULKAN_DEVICE_H
 
 #include "../Boundary.h"
+#include "../DeviceList.h"
 #include "Capabilities.h"
 #include "Loader.h"
 #include "kiln/Runtime/Status.h"
@@ -109,6 +110,10 @@ struct DeviceOptions {
 /// One opened device: what every unit reads (set while it opens, constant
 /// after) and the counters they add to.
 struct Device {
+  /// Where the device sits in the process's device list: its index names
+  /// it in timing lines, and launches ask the list about memory that is
+  /// not this device's.
+  rt::DevicePlace place;
   vk::Functions vk;
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physical = VK_NULL_HANDLE;

@@ -142,6 +142,10 @@ Expected<std::string> Context::describeDevices() {
     if (q.v12())
       appendf(out, " (%s %s)", q.driver.driverName, q.driver.driverInfo);
     appendf(out, "\n");
+    // What a device list entry may name the device by, whatever order the
+    // driver lists it in.
+    if (std::string uuid = uuidOf(devices[i]); !uuid.empty())
+      appendf(out, "  uuid: %s\n", uuid.c_str());
     for (uint32_t h = 0; h < q.memory.memoryHeapCount; ++h)
       appendf(out, "  memory heap %u: %.1f MiB%s\n", h,
               q.memory.memoryHeaps[h].size / (1024.0 * 1024.0),

@@ -339,6 +339,7 @@ Status Launcher::decode(Kernel *kernel, void **params, size_t paramsCount,
       KILN_TRY(rebuildPipeline(kernel, paramsCount / 2));
     for (size_t i = 0; i < paramsCount; i += 2) {
       BufferArg b;
+      b.argument = i / 2;
       b.binding = i / 2;
       b.aligned = readParam<uintptr_t>(params[i]);
       int64_t bytes = readParam<int64_t>(params[i + 1]);
@@ -373,6 +374,11 @@ Status Launcher::place(const Kernel *kernel, std::vector<BufferArg> &buffers,
       b.bound.offset = b.lo - a->base;
       continue;
     }
+    // Not this device's memory: a range that starts or ends in another
+    // device's allocation is refused (imported as host memory, the kernel
+    // would see a stale copy at best); anything else is host memory.
+    KILN_TRY(dev.place.checkLaunchMemory(kernel->name, b.argument, b.lo));
+    KILN_TRY(dev.place.checkLaunchMemory(kernel->name, b.argument, b.hi - 1));
     hostArgs.push_back(i);
   }
   std::sort(hostArgs.begin(), hostArgs.end(),

@@ -209,8 +209,10 @@ Status Queue::complete(Submission *s) {
                   us(done - s->submitReturned));
       std::fflush(stdout);
     } else if (envTiming) {
-      std::fprintf(stderr, "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f\n",
-                   s->kernel.c_str(), gpuUs, hostUs);
+      std::fprintf(stderr,
+                   "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f "
+                   "device=%d\n",
+                   s->kernel.c_str(), gpuUs, hostUs, dev.place.index);
     }
     if (timingCallback)
       timingCallback(timingUser, s->kernel.c_str(), gpuUs);
@@ -228,7 +230,16 @@ Status Queue::recycle(Submission *s) {
   return Status::success();
 }
 
-thread_local std::unique_lock<std::mutex> *Queue::heldLock = nullptr;
+thread_local const Queue::HeldLock *Queue::heldLocks = nullptr;
+
+std::unique_lock<std::mutex> *Queue::heldLockOn(const std::mutex *mutex) {
+  if (!mutex)
+    return nullptr;
+  for (const HeldLock *held = heldLocks; held; held = held->outer)
+    if (held->lock && held->lock->mutex() == mutex && held->lock->owns_lock())
+      return held->lock;
+  return nullptr;
+}
 
 Status Queue::waitAndComplete(std::vector<Submission *> targets) {
   if (targets.empty())
@@ -243,8 +254,10 @@ Status Queue::waitAndComplete(std::vector<Submission *> targets) {
   uint64_t timeout =
       timeoutSeconds > 0 ? uint64_t(timeoutSeconds * 1e9) : UINT64_MAX;
   // Other threads go on meanwhile: they may submit, allocate, or complete
-  // these same submissions (which stay unrecycled while waited on).
-  std::unique_lock<std::mutex> *lock = heldLock;
+  // these same submissions (which stay unrecycled while waited on). Only
+  // this device's lock is released; one this thread holds on another
+  // device (an outer call) stays held.
+  std::unique_lock<std::mutex> *lock = heldLockOn(guard);
   if (lock)
     lock->unlock();
   VkResult waited = dev.vk.vkWaitForFences(dev.device, fences.size(),

@@ -55,14 +55,25 @@ struct Event {};
 
 class Queue {
 public:
-  explicit Queue(Device &device) : dev(device) {}
+  /// `guard` is the mutex of the runtime that owns the queue (null: none),
+  /// which a wait releases when the calling thread holds it.
+  explicit Queue(Device &device, std::mutex *guard = nullptr)
+      : dev(device), guard(guard) {}
   Queue(const Queue &) = delete;
   Queue &operator=(const Queue &) = delete;
 
-  /// The lock on the runtime's mutex that the calling thread holds, when an
-  /// entry point took it (Runtime.cpp): waits for the device release it
-  /// meanwhile.
-  static thread_local std::unique_lock<std::mutex> *heldLock;
+  /// A lock on a runtime's mutex that the calling thread holds, taken by an
+  /// entry point (Runtime.cpp), and the one it held before: a thread inside
+  /// one device's call may call into another device.
+  struct HeldLock {
+    std::unique_lock<std::mutex> *lock = nullptr;
+    const HeldLock *outer = nullptr;
+  };
+  /// The calling thread's locks, innermost first.
+  static thread_local const HeldLock *heldLocks;
+  /// The calling thread's lock on `mutex` when it holds one (null
+  /// otherwise): a wait for one device releases that device's lock only.
+  static std::unique_lock<std::mutex> *heldLockOn(const std::mutex *mutex);
 
   bool timing = false;    ///< Launches write timestamps.
   bool envTiming = false; ///< KILN_VULKAN_TIMING: print them.
@@ -138,6 +149,7 @@ private:
   Status recycle(Submission *s);
 
   Device &dev;
+  std::mutex *guard;
   Owned<VkCommandPool> commandPool;
   std::vector<std::unique_ptr<Submission>> submissions;
   std::vector<Submission *> freeSubmissions;
