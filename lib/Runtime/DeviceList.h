@@ -144,8 +144,13 @@ public:
   /// Which device allocated the byte at `address` (-1: none).
   int ownerOf(uintptr_t address) const;
 
-  /// One device: its runtime and its place in the list.
-  struct Slot;
+  /// One device: its runtime and its place in the list (what its timing
+  /// callback is handed).
+  struct Slot {
+    DeviceList *list = nullptr;
+    int index = 0;
+    std::unique_ptr<Runtime> runtime;
+  };
   /// Hands a launch's timing from device `index` to the program's callback.
   void reportTiming(int index, const char *kernel, double us);
 

@@ -32,9 +32,12 @@ static llvm::cl::OptionCategory runnerCategory("CUDA");
 
 static llvm::cl::opt<std::string> device(
     "device",
-    llvm::cl::desc("CUDA device: an index from --list-devices or part of its "
-                   "name (default: 0)"),
-    llvm::cl::cat(runnerCategory));
+    llvm::cl::desc("The program's CUDA devices, a comma-separated list "
+                   "numbered 0..N-1 for gpu.set_default_device; each entry "
+                   "an index from --list-devices, part of a name or a UUID, "
+                   "and one device may be listed twice (default: device 0; "
+                   "also KILN_CUDA_DEVICE)"),
+    llvm::cl::value_desc("A[,B...]"), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<std::string>
     chip("chip",
          llvm::cl::desc("NVIDIA chip to compile for: 'device' (the device the "

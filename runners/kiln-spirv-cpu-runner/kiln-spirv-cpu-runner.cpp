@@ -71,6 +71,14 @@ static llvm::cl::opt<bool> unboundedAccess(
                    "memory (by default it reads zeros or is dropped, as "
                    "Vulkan's robustBufferAccess2 has it)"),
     llvm::cl::init(false), llvm::cl::cat(runnerCategory));
+static llvm::cl::opt<std::string> device(
+    "device",
+    llvm::cl::desc("The program's CPU devices, a comma-separated list "
+                   "numbered 0..N-1 for gpu.set_default_device, each entry "
+                   "0 (the host CPU, listed as often as the program has "
+                   "devices; each gets its share of the worker threads); "
+                   "also KILN_SPIRV_CPU_DEVICE"),
+    llvm::cl::value_desc("0[,0...]"), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<std::string> threads(
     "cpu-threads",
     llvm::cl::desc("Worker threads that run workgroups (default: one per "
@@ -136,6 +144,8 @@ static int toolMain(int argc, char **argv) {
   // The runtime reads its options when it first starts, which is after
   // this point; they win over its environment variables.
   kiln::rt::Options options;
+  if (!device.empty())
+    options.device = device;
   if (!threads.empty())
     options.threads = threads;
   kiln::applyTimeoutOption(timeout, options);

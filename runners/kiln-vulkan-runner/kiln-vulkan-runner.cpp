@@ -33,9 +33,13 @@ static llvm::cl::OptionCategory runnerCategory("Vulkan");
 
 static llvm::cl::opt<std::string> device(
     "device",
-    llvm::cl::desc("Vulkan device: an index from --list-devices or part of "
-                   "its name (default: discrete GPU, integrated GPU, CPU)"),
-    llvm::cl::cat(runnerCategory));
+    llvm::cl::desc("The program's Vulkan devices, a comma-separated list "
+                   "numbered 0..N-1 for gpu.set_default_device; each entry "
+                   "an index from --list-devices, part of a name or a UUID, "
+                   "and one device may be listed twice (default: one "
+                   "device, discrete GPU, integrated GPU, CPU; also "
+                   "KILN_VULKAN_DEVICE)"),
+    llvm::cl::value_desc("A[,B...]"), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<std::string> targetEnv(
     "target-env",
     llvm::cl::desc(

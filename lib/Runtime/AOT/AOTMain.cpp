@@ -42,8 +42,9 @@ kiln::rt::Runtime &runtime() { return *kilnCudaRuntime(); }
 constexpr const char *kRuntimeName = "kiln-cuda";
 #elif defined(KILN_AOT_SPIRV_CPU)
 constexpr const char *kApi = "CPU (spirv-cpu)";
-// The CPU's only knob is how many worker threads run workgroups.
-constexpr const char *kDeviceVar = nullptr;
+// The CPU's knobs: how many devices share it and how many worker threads
+// run workgroups.
+constexpr const char *kDeviceVar = "KILN_SPIRV_CPU_DEVICE";
 constexpr const char *kThreadsVar = "KILN_CPU_THREADS";
 constexpr const char *kTimingVar = "KILN_SPIRV_CPU_TIMING";
 constexpr const char *kValidateVar = nullptr;
@@ -76,8 +77,13 @@ void usage(const char *program) {
               "Runs the program's entry point on a %s device.\n\n",
               program, kApi);
   if (kDeviceVar)
-    std::printf("  --device=INDEX|NAME  %s device (also %s)\n", kApi,
-                kDeviceVar);
+    std::printf("  --device=A[,B...]    the program's %s devices, numbered "
+                "0..N-1 for\n"
+                "                       gpu.set_default_device: indices, "
+                "name parts or\n"
+                "                       UUIDs; one may be listed twice (also "
+                "%s)\n",
+                kApi, kDeviceVar);
   if (kThreadsVar)
     std::printf("  --cpu-threads=N      worker threads that run workgroups "
                 "(also %s)\n",

@@ -11,7 +11,7 @@
 // RUN: env KILN_VULKAN_DEVICE=no-such-device not %t.exe 2>&1 | FileCheck %s --check-prefix=DEVICE
 
 // HELP: usage: {{.*}} [options]
-// HELP: --device=INDEX|NAME
+// HELP: --device=A[,B...]
 // HELP: --validate
 // HELP: --print-timing
 // HELP: --list-devices
