@@ -1626,11 +1626,16 @@ TEST(SPIRVCPURuntime, StreamEventAndModuleHandlesAreRefused) {
             "mgpuModuleGetFunction with a null kernel name");
   EXPECT_FALSE(cpu().unloadModule(*m));
 
+  // The process's device list has one entry unless KILN_SPIRV_CPU_DEVICE
+  // lists more.
   EXPECT_FALSE(cpu().setDefaultDevice(0));
   s = cpu().setDefaultDevice(1);
   ASSERT_TRUE(s);
-  EXPECT_EQ(s.message(), "mgpuSetDefaultDevice(1): the spirv-cpu runtime has "
-                         "one device, the host CPU (0)");
+  EXPECT_EQ(s.message().rfind("mgpuSetDefaultDevice(1): the program has 1 "
+                              "device (",
+                              0),
+            0u)
+      << s.message();
 }
 
 TEST(SPIRVCPURuntime, CopiesAndFillsAreChecked) {

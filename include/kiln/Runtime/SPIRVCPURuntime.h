@@ -9,11 +9,20 @@
 // the call returns; streams and events are handles.
 //
 // Configuration comes from the environment:
+//   KILN_SPIRV_CPU_DEVICE=LIST  the program's devices, comma-separated
+//                               (default: one); every entry is the host CPU
+//                               ("", "0", "cpu" or a part of its model
+//                               name), each an independent device with its
+//                               own share of the worker threads
 //   KILN_CPU_THREADS=N          worker threads (default: the hardware's
-//                               concurrency), read at the first launch
+//                               concurrency), divided among the devices
+//                               (at least 1 each), read at a device's
+//                               first launch
 //   KILN_SPIRV_CPU_TIMING=1     one line per launch on stderr:
 //                               kiln-timing kernel=NAME gpu_us=.. host_us=..
-//                               (gpu_us: the time the workers ran it)
+//                               device=N
+//                               (gpu_us: the time the workers ran it; N:
+//                               the device's index in the list)
 //   KILN_TIMEOUT=SECONDS        the longest a launch may run, read at each
 //                               launch; past it the process ends
 //
@@ -39,12 +48,14 @@ extern "C" {
 // On spirv-cpu: mgpuModuleLoad takes a Kiln container whose kernels were
 // compiled for the CPU and registered (__kiln_spirv_cpu_register) under the
 // hash of its SPIR-V; mgpuLaunchKernel runs the whole grid before it
-// returns; mgpuMemAlloc gives host memory, 64-byte aligned. Device 0, the
-// host CPU, is the only one.
+// returns; mgpuMemAlloc gives host memory, 64-byte aligned, which only the
+// device that allocated it may launch on (another device of the list
+// refuses it). mgpuSetDefaultDevice picks an entry of the device list (0
+// until it is called, per thread).
 
 //===-- Kiln's own entry points -------------------------------------------===//
 
-/// Prints the host device (CPU model, worker threads, subgroup size) to
+/// Prints the devices (CPU model, worker threads, subgroup size) to
 /// stdout. Returns 0, or non-zero after printing why it could not.
 KILN_RT_EXPORT int kilnSpirvCpuListDevices(void);
 
@@ -59,7 +70,9 @@ typedef void (*KilnTimingCallback)(void *user, const char *kernel,
 KILN_RT_EXPORT void kilnSpirvCpuSetTimingCallback(KilnTimingCallback callback,
                                                   void *user);
 
-/// Counters, for tests and benchmarks.
+/// Counters, for tests and benchmarks: the calling thread's current
+/// device's (each device of the list counts its own launches and runs its
+/// own workers), with the kernels the whole process registered.
 typedef struct KilnSpirvCpuStats {
   uint64_t launches;
   uint64_t workgroups;
@@ -68,7 +81,7 @@ typedef struct KilnSpirvCpuStats {
   uint64_t fiberLaunches;
   /// Kernels registered by compiled code.
   uint64_t registeredKernels;
-  /// Worker threads (0 before the first launch).
+  /// The device's worker threads (0 before its first launch).
   uint64_t threads;
 } KilnSpirvCpuStats;
 KILN_RT_EXPORT void kilnSpirvCpuGetStats(KilnSpirvCpuStats *stats);

@@ -382,36 +382,60 @@ Expected<unsigned> Executor::configuredThreads(const char *text) {
   return threads;
 }
 
-Expected<Executor *> Executor::get(const char *threadsText) {
-  static std::mutex mutex;
-  // Never destroyed: workers may still run a timed-out launch at exit.
-  static Executor *executor = nullptr;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (!executor) {
-    KILN_ASSIGN_OR_RETURN(unsigned threads, configuredThreads(threadsText));
-    executor = new Executor(threads);
-  }
-  return executor;
+struct Executor::Pool {
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::mutex mutex;
+  std::condition_variable posted;
+  uint64_t generation = 0;
+  std::shared_ptr<Launch> current;
+  /// Set by ~Executor: the workers end.
+  bool closing = false;
+};
+
+Executor::Executor(unsigned threads) : pool_(std::make_shared<Pool>()) {
+  for (unsigned i = 0; i < std::max(threads, 1u); ++i)
+    pool_->workers.push_back(std::make_unique<Worker>());
+  for (auto &worker : pool_->workers)
+    worker->thread =
+        std::thread([pool = pool_, w = worker.get()] { workerMain(pool, w); });
 }
 
-Executor::Executor(unsigned threads) {
-  for (unsigned i = 0; i < threads; ++i)
-    workers_.push_back(std::make_unique<Worker>());
-  for (auto &worker : workers_) {
-    worker->thread = std::thread([this, w = worker.get()] { workerMain(w); });
-    worker->thread.detach();
+Executor::~Executor() {
+  {
+    std::lock_guard<std::mutex> lock(pool_->mutex);
+    pool_->closing = true;
+    pool_->current.reset();
+    ++pool_->generation;
+  }
+  pool_->posted.notify_all();
+  // A worker still inside a timed-out launch may never leave it: joining
+  // it could wait forever, so then every worker ends on its own.
+  bool stuck = false;
+  if (timedOut_) {
+    std::lock_guard<std::mutex> lock(timedOut_->mutex);
+    stuck = timedOut_->inside != 0;
+  }
+  for (auto &worker : pool_->workers) {
+    if (stuck)
+      worker->thread.detach();
+    else
+      worker->thread.join();
   }
 }
 
-void Executor::workerMain(Worker *worker) {
+unsigned Executor::threads() const { return unsigned(pool_->workers.size()); }
+
+void Executor::workerMain(const std::shared_ptr<Pool> &pool, Worker *worker) {
   uint64_t seen = 0;
   for (;;) {
     std::shared_ptr<Launch> launch;
     {
-      std::unique_lock<std::mutex> lock(mutex_);
-      posted_.wait(lock, [&] { return generation_ != seen; });
-      seen = generation_;
-      launch = current_;
+      std::unique_lock<std::mutex> lock(pool->mutex);
+      pool->posted.wait(lock, [&] { return pool->generation != seen; });
+      if (pool->closing)
+        return;
+      seen = pool->generation;
+      launch = pool->current;
     }
     if (!launch)
       continue; // It completed before this worker woke up.
@@ -445,11 +469,11 @@ Status Executor::run(const std::shared_ptr<Launch> &launch,
   std::lock_guard<std::mutex> serial(runMutex_);
   auto start = std::chrono::steady_clock::now();
   {
-    std::lock_guard<std::mutex> lock(mutex_);
-    current_ = launch;
-    ++generation_;
+    std::lock_guard<std::mutex> lock(pool_->mutex);
+    pool_->current = launch;
+    ++pool_->generation;
   }
-  posted_.notify_all();
+  pool_->posted.notify_all();
   std::unique_lock<std::mutex> lock(launch->mutex);
   auto over = [&] {
     return (launch->finished == launch->workgroups || launch->stop) &&
@@ -461,6 +485,7 @@ Status Executor::run(const std::shared_ptr<Launch> &launch,
                     std::chrono::duration<double>(timeoutSeconds));
     if (!launch->changed.wait_until(lock, deadline, over)) {
       launch->stop = true;
+      timedOut_ = launch;
       return rt::makeError(
           rt::ErrorKind::Timeout,
           rt::timeoutMessage("kernel '" + launch->kernel->name + "'",
@@ -475,9 +500,9 @@ Status Executor::run(const std::shared_ptr<Launch> &launch,
                      .count();
   {
     // Drop the workers' reference target so the launch's memory goes.
-    std::lock_guard<std::mutex> postLock(mutex_);
-    if (current_ == launch)
-      current_.reset();
+    std::lock_guard<std::mutex> postLock(pool_->mutex);
+    if (pool_->current == launch)
+      pool_->current.reset();
   }
   return launch->error;
 }

@@ -5,13 +5,16 @@
 //
 // - A launch runs every workgroup of the grid and every invocation of each
 //   workgroup. Workgroups run in parallel on a pool of worker threads
-//   (std::thread::hardware_concurrency(), or KILN_CPU_THREADS), each worker
+//   (std::thread::hardware_concurrency(), or KILN_CPU_THREADS, divided
+//   among the devices of the program's list), each worker
 //   taking the next workgroup (x fastest, then y, then z) until none is
 //   left. A worker owns its workgroup memory (16-byte aligned, filled with
 //   0xCD bytes per workgroup in checked mode), its invocations' private
 //   memory (zeroed per invocation) and fiber stacks, all reused across
 //   launches. The host thread that launches only waits (bounded by
-//   KILN_TIMEOUT), so launches are synchronous; one runs at a time.
+//   KILN_TIMEOUT), so launches are synchronous; one runs at a time on a
+//   device. Each device of the program's list has its own pool (its share
+//   of the workers), so launches on different devices run at once.
 // - A kernel whose KernelDesc has neither kUsesBarrier, kUsesSubgroupOps nor
 //   kChecked runs the invocations of a workgroup one after another, in
 //   local invocation index order (x + y*sx + z*sx*sy): the fast path.
@@ -131,15 +134,24 @@ struct Launch {
 /// number from 1 to 1024.
 bool parseThreadCount(const char *text, unsigned &threads, std::string &error);
 
-/// The process's workers.
+/// A device's workers. Each spirv-cpu device (one entry of the program's
+/// device list) owns one Executor, so launches on two devices run at once;
+/// launches on one device run one at a time.
 class Executor {
 public:
-  /// The executor, its workers started at the first call.
-  static rt::Expected<Executor *> get(const char *threadsText);
+  /// Starts `threads` workers (at least 1).
+  explicit Executor(unsigned threads);
+  /// Stops the workers: joins them, or, while a timed-out launch still
+  /// holds some, lets them finish it and end on their own (they keep what
+  /// they use alive).
+  ~Executor();
+  Executor(const Executor &) = delete;
+  Executor &operator=(const Executor &) = delete;
+
   /// The number of workers KILN_CPU_THREADS asks for (or would).
   static rt::Expected<unsigned> configuredThreads(const char *text);
 
-  unsigned threads() const { return unsigned(workers_.size()); }
+  unsigned threads() const;
 
   /// Runs `launch` and waits for it, at most `timeoutSeconds` (0: no
   /// limit); `microseconds` receives the time it ran. A Timeout error says
@@ -150,15 +162,17 @@ public:
   struct Worker;
 
 private:
-  explicit Executor(unsigned threads);
-  void workerMain(Worker *worker);
+  /// What the workers share with the Executor; each worker thread holds it
+  /// too, so that it outlives the Executor while a worker is still inside
+  /// a timed-out launch.
+  struct Pool;
+  static void workerMain(const std::shared_ptr<Pool> &pool, Worker *worker);
 
-  std::vector<std::unique_ptr<Worker>> workers_;
+  std::shared_ptr<Pool> pool_;
+  /// Serialises this device's launches.
   std::mutex runMutex_;
-  std::mutex mutex_;
-  std::condition_variable posted_;
-  uint64_t generation_ = 0;
-  std::shared_ptr<Launch> current_;
+  /// The last launch that timed out, whose workers may still run it.
+  std::shared_ptr<Launch> timedOut_;
 };
 
 } // namespace spirvcpu

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 using namespace kiln;
@@ -22,8 +23,10 @@ using container::ArgKind;
 using rt::Expected;
 using rt::Status;
 
-Launcher::Launcher(Modules &modules, Memory &memory, Streams &streams)
-    : modules(modules), memory(memory), streams(streams) {
+Launcher::Launcher(Modules &modules, Memory &memory, Streams &streams,
+                   rt::DevicePlace place)
+    : modules(modules), memory(memory), streams(streams),
+      place(std::move(place)) {
   envTiming = rt::envFlag("KILN_SPIRV_CPU_TIMING");
 }
 
@@ -42,14 +45,30 @@ Status Launcher::configure(const rt::Options &given) {
   return Status::success();
 }
 
+Expected<unsigned> Launcher::threadShare(unsigned *configured) {
+  std::optional<std::string> threads = threadsOption();
+  KILN_ASSIGN_OR_RETURN(unsigned all,
+                        Executor::configuredThreads(
+                            rt::settingText(threads, "KILN_CPU_THREADS")));
+  if (configured)
+    *configured = all;
+  return std::max(1u, all / unsigned(std::max(place.count, 1)));
+}
+
 Expected<Executor *> Launcher::workers() {
-  std::optional<std::string> threads;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    threads = options.threads;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!executor) {
+    std::optional<std::string> threads = options.threads;
+    KILN_ASSIGN_OR_RETURN(unsigned all,
+                          Executor::configuredThreads(
+                              rt::settingText(threads, "KILN_CPU_THREADS")));
+    // This device's share (threadShare): the host's workers are divided
+    // among the devices of the program's list.
+    executor = std::make_unique<Executor>(
+        std::max(1u, all / unsigned(std::max(place.count, 1))));
     workersStarted = true;
   }
-  return Executor::get(rt::settingText(threads, "KILN_CPU_THREADS"));
+  return executor.get();
 }
 
 std::optional<std::string> Launcher::threadsOption() {
@@ -61,6 +80,13 @@ void Launcher::setTimingCallback(KilnTimingCallback callback, void *user) {
   std::lock_guard<std::mutex> lock(mutex);
   timingCallback = callback;
   timingUser = user;
+}
+
+void Launcher::setDeviceTimingCallback(KilnDeviceTimingCallback callback,
+                                       void *user) {
+  std::lock_guard<std::mutex> lock(mutex);
+  deviceTimingCallback = callback;
+  deviceTimingUser = user;
 }
 
 KilnSpirvCpuStats Launcher::stats() {
@@ -216,6 +242,8 @@ Status Launcher::execute(const std::shared_ptr<Launch> &run, double timeout,
   Status status = executor->run(run, timeout, executeUs);
   KilnTimingCallback callback;
   void *user;
+  KilnDeviceTimingCallback deviceCallback;
+  void *deviceUser;
   bool printTiming;
   {
     std::lock_guard<std::mutex> lock(mutex);
@@ -226,6 +254,8 @@ Status Launcher::execute(const std::shared_ptr<Launch> &run, double timeout,
     counters.threads = executor->threads();
     callback = timingCallback;
     user = timingUser;
+    deviceCallback = deviceTimingCallback;
+    deviceUser = deviceTimingUser;
   }
   if (status)
     return status;
@@ -233,10 +263,13 @@ Status Launcher::execute(const std::shared_ptr<Launch> &run, double timeout,
       std::chrono::duration<double, std::micro>(Clock::now() - start).count();
   const char *name = run->kernel->name.c_str();
   if (printTiming)
-    std::fprintf(stderr, "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f\n",
-                 name, executeUs, hostUs);
+    std::fprintf(stderr,
+                 "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f device=%d\n",
+                 name, executeUs, hostUs, place.index);
   if (callback)
     callback(user, name, executeUs);
+  if (deviceCallback)
+    deviceCallback(deviceUser, name, place.index, executeUs);
   return Status::success();
 }
 
@@ -267,18 +300,26 @@ struct BoundArg {
   Extent extent;
 };
 
-/// Memref argument `arg` from its expanded parameters at `params`: placed
-/// against the allocations, its address and metadata pushed.
-Status decodeMemRef(Memory &memory, const Kernel &kernel,
+/// Memref argument `index` (`arg`) from its expanded parameters at
+/// `params`: placed against the allocations, its address and metadata
+/// pushed. Memory that is no allocation of this device is host memory,
+/// unless another device of the list allocated it (`place` refuses that:
+/// all spirv-cpu memory is host memory, so it would silently work here but
+/// nowhere else).
+Status decodeMemRef(Memory &memory, const rt::DevicePlace &place,
+                    const Kernel &kernel, size_t index,
                     const container::ArgInfo &arg, const std::string &argText,
                     void **params, PushConstants &pc, BoundArg &bound) {
   rt::MemRefParams m = rt::readMemRef(arg, params);
   if (std::string why = rt::checkBaseAlignment(arg, m); !why.empty())
     return KILN_ERROR(InvalidArgument, argText + " " + why);
-  if (!m.empty)
-    KILN_TRY(memory.checkRange(reinterpret_cast<const void *>(m.lo),
-                               m.hi - m.lo,
-                               (argText + ": its memref").c_str()));
+  if (!m.empty) {
+    auto *lo = reinterpret_cast<const void *>(m.lo);
+    KILN_TRY(
+        memory.checkRange(lo, m.hi - m.lo, (argText + ": its memref").c_str()));
+    if (!memory.owns(lo))
+      KILN_TRY(place.checkLaunchMemory(kernel.name, index, m.lo));
+  }
   // The binding starts at the first element, so the pushed offset is 0.
   uintptr_t base = m.firstElement();
   bound.base = base;
@@ -376,7 +417,7 @@ Status Launcher::decode(const Kernel &kernel, void **params, size_t paramsCount,
       KILN_TRY(pc.write(arg.pushConstantOffset, field, bytes));
       continue;
     }
-    KILN_TRY(decodeMemRef(memory, kernel, arg,
+    KILN_TRY(decodeMemRef(memory, place, kernel, a, arg,
                           prefix + "argument " + std::to_string(a), params + p,
                           pc, bound[a]));
     p += 3 + 2 * arg.rank;

@@ -6,13 +6,17 @@
 // timeout; the parameters decoded against the kernel's table, each memref
 // placed through Memory), then run through the Executor, timed and
 // counted. It also holds what configure sets (worker threads, timeout,
-// timing) and starts the Executor's workers. It calls down only.
+// timing) and starts the device's Executor: its share of the worker
+// threads. A memref that is no allocation of this device is checked
+// against the other devices of the program's list (DevicePlace) before it
+// is taken as host memory. It calls down only.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KILN_RUNTIME_SPIRVCPU_LAUNCHER_H
 #define KILN_RUNTIME_SPIRVCPU_LAUNCHER_H
 
+#include "../DeviceList.h"
 #include "Executor.h"
 #include "Memory.h"
 #include "Modules.h"
@@ -32,19 +36,29 @@ namespace kiln::spirvcpu {
 
 class Launcher {
 public:
-  Launcher(Modules &modules, Memory &memory, Streams &streams);
+  /// The launcher of the device at `place`.
+  Launcher(Modules &modules, Memory &memory, Streams &streams,
+           rt::DevicePlace place);
   Launcher(const Launcher &) = delete;
   Launcher &operator=(const Launcher &) = delete;
 
   /// rt::Runtime::configure: worker threads only before the workers start.
   rt::Status configure(const rt::Options &given);
-  /// The executor, its workers started at the first call with the threads
-  /// the options or KILN_CPU_THREADS ask for.
+  /// The device's executor, its workers started at the first call: its
+  /// share of the threads the options or KILN_CPU_THREADS ask for.
   rt::Expected<Executor *> workers();
   /// The worker threads the program asked for (configure), if it did.
   std::optional<std::string> threadsOption();
+  /// The threads the options or KILN_CPU_THREADS ask for (`configured`,
+  /// for the whole process) and this device's share of them: `configured`
+  /// divided by the devices of the list, at least 1. Each device is the
+  /// host CPU with its own share of the workers, so that N devices together
+  /// run about as many workers as one device alone would.
+  rt::Expected<unsigned> threadShare(unsigned *configured = nullptr);
   /// Reports the time of every later launch to `callback` (null: off).
   void setTimingCallback(KilnTimingCallback callback, void *user);
+  /// The same, with this device's index in the program's list.
+  void setDeviceTimingCallback(KilnDeviceTimingCallback callback, void *user);
   /// The counters (registeredKernels left 0: the registry's).
   KilnSpirvCpuStats stats();
 
@@ -81,14 +95,19 @@ private:
   Modules &modules;
   Memory &memory;
   Streams &streams;
+  const rt::DevicePlace place;
 
   std::mutex mutex;
+  /// Started at the first launch (or initialize), never replaced.
+  std::unique_ptr<Executor> executor;
   /// What the program set (configure) over the environment.
   rt::Options options;
   bool envTiming = false;
   bool workersStarted = false;
   KilnTimingCallback timingCallback = nullptr;
   void *timingUser = nullptr;
+  KilnDeviceTimingCallback deviceTimingCallback = nullptr;
+  void *deviceTimingUser = nullptr;
   KilnSpirvCpuStats counters = {};
 };
 

@@ -102,3 +102,15 @@ Status Memory::checkRange(const void *p, uint64_t bytes, const char *what) {
     return KILN_ERROR(InvalidArgument, error);
   return Status::success();
 }
+
+bool Memory::owns(const void *p) {
+  auto address = reinterpret_cast<uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = allocations.upper_bound(const_cast<void *>(p));
+  if (it == allocations.begin())
+    return false;
+  --it;
+  // As rt::placeRange reads an allocation: an empty one is one byte.
+  auto base = reinterpret_cast<uintptr_t>(it->first);
+  return address - base < std::max<uint64_t>(it->second, 1);
+}

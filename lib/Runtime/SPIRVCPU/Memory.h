@@ -46,6 +46,9 @@ public:
   /// mgpuMemAlloc allocation they do not fit in: an error naming `what`.
   /// (Host memory the program allocated itself has no recorded size.)
   rt::Status checkRange(const void *p, uint64_t bytes, const char *what);
+  /// Whether the byte at `p` lies in one of this device's allocations (the
+  /// bytes asked for, as checkRange reads them).
+  bool owns(const void *p);
 
 private:
   std::mutex mutex;

@@ -7,34 +7,36 @@
 // the ranges placed against it) and Streams (stream and event handles),
 // then the Launcher over them (launch checks, argument decoding as the
 // Vulkan runtime does through KernelArgs.h, the Executor's workers, timing
-// and counters). As the Vulkan runtime, one implementation behind two
-// doors: kilnSpirvCpuRuntime() returns errors, the mgpu* entry points
-// (Common/MGPU.cpp) report them and exit; the kiln* ones are here.
+// and counters). SPIRVCPURuntime (DeviceRuntime.h) composes them into one
+// device; the process's runtime is an rt::DeviceList of those, one per
+// entry of KILN_SPIRV_CPU_DEVICE (or --device). As the Vulkan runtime, one
+// implementation behind two doors: kilnSpirvCpuRuntime() returns errors,
+// the mgpu* entry points (Common/MGPU.cpp) report them and exit; the kiln*
+// ones are here.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/Runtime.h"
 #include "../Boundary.h"
+#include "../DeviceChoice.h"
 #include "../EnvFlag.h"
 #include "../Format.h"
-#include "Launcher.h"
-#include "Memory.h"
-#include "Modules.h"
-#include "Streams.h"
+#include "DeviceRuntime.h"
 #include "kiln/Runtime/SPIRVCPURuntime.h"
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <utility>
 
 using namespace kiln;
 using namespace kiln::spirvcpu;
 using rt::Expected;
 using rt::Status;
 
-namespace {
-/// The CPU's model name from /proc/cpuinfo, or a generic one.
-std::string cpuModel() {
+std::string kiln::spirvcpu::cpuModel() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
   while (std::getline(in, line))
@@ -49,141 +51,242 @@ std::string cpuModel() {
   return "host CPU";
 }
 
-class SPIRVCPURuntime final : public rt::Runtime {
-public:
-  const char *backend() const override { return "spirv-cpu"; }
+//===----------------------------------------------------------------------===//
+// One device
+//===----------------------------------------------------------------------===//
 
-  Status configure(const rt::Options &given) override {
-    return launcher.configure(given);
-  }
-
-  Status initialize() override {
-    KILN_ASSIGN_OR_RETURN(Executor * executor, launcher.workers());
-    (void)executor;
+namespace {
+/// What is wrong with `entry`, one entry of the device list, for the
+/// spirv-cpu runtime, whose one device is the host CPU: success for "",
+/// "0", "cpu" or a part of the CPU's model name.
+Status checkEntry(const std::string &entry) {
+  if (entry.empty())
     return Status::success();
-  }
-
-  Expected<std::string> describeDevices() override {
-    std::optional<std::string> given = launcher.threadsOption();
-    KILN_ASSIGN_OR_RETURN(unsigned threads,
-                          Executor::configuredThreads(
-                              rt::settingText(given, "KILN_CPU_THREADS")));
-    std::string text;
-    rt::appendf(text, "0: %s\n", cpuModel().c_str());
-    rt::appendf(text,
-                "  type: CPU (spirv-cpu: kernels compiled to host code)\n");
-    rt::appendf(text, "  worker threads: %u%s\n", threads,
-                given                             ? " (as the program asked)"
-                : std::getenv("KILN_CPU_THREADS") ? " (KILN_CPU_THREADS)"
-                                                  : " (hardware concurrency)");
-    rt::appendf(text, "  subgroup size: %u\n", kSubgroupSize);
-    rt::appendf(text, "  fiber stack: %zu KiB per invocation\n",
-                kFiberStackBytes / 1024);
-    return text;
-  }
-
-  Expected<std::string> deviceTarget() override {
-    return std::string("spirv-cpu");
-  }
-
-  Expected<void *> loadModule(const void *data, size_t size) override {
-    return modules.load(data, size);
-  }
-  Status unloadModule(void *module) override { return modules.unload(module); }
-  Expected<void *> getFunction(void *module, const char *name) override {
-    return modules.getFunction(module, name);
-  }
-
-  Status launch(void *function, rt::Dim3 grid, rt::Dim3 block,
-                int32_t sharedMemoryBytes, void *stream, void **params,
-                size_t paramsCount) override {
-    return launcher.launch(function, grid, block, sharedMemoryBytes, stream,
-                           params, paramsCount);
-  }
-
-  Expected<void *> createStream() override { return streams.createStream(); }
-  Status destroyStream(void *stream) override {
-    return streams.destroyStream(stream);
-  }
-  Status synchronize(void *stream) override {
-    // Everything completed at its call.
-    return streams.checkStream(stream, "mgpuStreamSynchronize");
-  }
-
-  // Launches complete before they return: events and waits order nothing,
-  // but their handles are checked.
-  Expected<void *> createEvent() override { return streams.createEvent(); }
-  Status destroyEvent(void *event) override {
-    return streams.checkEvent(event, "mgpuEventDestroy", /*destroy=*/true);
-  }
-  Status recordEvent(void *event, void *stream) override {
-    KILN_TRY(streams.checkEvent(event, "mgpuEventRecord"));
-    return streams.checkStream(stream, "mgpuEventRecord");
-  }
-  Status synchronizeEvent(void *event) override {
-    return streams.checkEvent(event, "mgpuEventSynchronize");
-  }
-  Status streamWaitEvent(void *stream, void *event) override {
-    KILN_TRY(streams.checkStream(stream, "mgpuStreamWaitEvent"));
-    return streams.checkEvent(event, "mgpuStreamWaitEvent");
-  }
-
-  Expected<void *> allocate(uint64_t bytes, bool) override {
-    return memory.allocate(bytes);
-  }
-  Status free(void *pointer) override { return memory.free(pointer); }
-  Status copy(void *dst, const void *src, size_t bytes, void *) override {
-    return memory.copy(dst, src, bytes);
-  }
-  Status fill(void *dst, uint32_t value, unsigned patternBytes, size_t count,
-              void *stream) override {
-    KILN_TRY(streams.checkStream(stream, "mgpuMemset"));
-    return memory.fill(dst, value, patternBytes, count);
-  }
-  Expected<double> deviceCopy(void *dst, const void *src,
-                              size_t bytes) override {
-    return memory.deviceCopy(dst, src, bytes);
-  }
-
-  Status setTimingCallback(KilnTimingCallback callback, void *user) override {
-    launcher.setTimingCallback(callback, user);
+  std::string lower = entry;
+  for (char &c : lower)
+    c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (lower == "cpu")
     return Status::success();
-  }
-
-  Status setDefaultDevice(int32_t device) override {
-    if (device != 0)
-      return KILN_ERROR(InvalidArgument,
-                        "mgpuSetDefaultDevice(" + std::to_string(device) +
-                            "): the spirv-cpu runtime has one device, the "
-                            "host CPU (0)");
+  std::string model = cpuModel();
+  size_t index = 0;
+  std::string device = ":\n  0: " + model;
+  switch (rt::matchDevice(entry, {model}, index)) {
+  case rt::DeviceMatch::Found:
     return Status::success();
+  case rt::DeviceMatch::IndexOutOfRange:
+    return KILN_ERROR(InvalidArgument,
+                      "spirv-cpu device index " + entry +
+                          " is out of range; the spirv-cpu runtime has one "
+                          "device, the host CPU" +
+                          device);
+  case rt::DeviceMatch::NoSuchUUID:
+    return KILN_ERROR(InvalidArgument,
+                      "no spirv-cpu device has UUID '" + entry +
+                          "'; the spirv-cpu runtime has one device, the "
+                          "host CPU, which has no UUID" +
+                          device);
+  case rt::DeviceMatch::NoSuchName:
+    break;
   }
+  return KILN_ERROR(InvalidArgument,
+                    "no spirv-cpu device named '" + entry +
+                        "'; the spirv-cpu runtime has one device, the host "
+                        "CPU (0, \"cpu\" or a part of its name)" +
+                        device);
+}
+} // namespace
 
-  KilnSpirvCpuStats stats() {
-    KilnSpirvCpuStats s = launcher.stats();
-    s.registeredKernels = registeredKernelCount();
-    return s;
+SPIRVCPURuntime::SPIRVCPURuntime(rt::DevicePlace place)
+    : place(place), launcher(modules, memory, streams, std::move(place)) {}
+
+SPIRVCPURuntime::~SPIRVCPURuntime() = default;
+
+Status SPIRVCPURuntime::entryError() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return badEntry;
+}
+
+Status SPIRVCPURuntime::configure(const rt::Options &given) {
+  // The entry is this device's alone: the list (rt::DeviceList) read the
+  // environment's list and hands each device its entry.
+  if (given.device) {
+    Status checked = checkEntry(*given.device);
+    std::lock_guard<std::mutex> lock(mutex);
+    badEntry = checked;
+    if (checked)
+      return checked;
   }
+  return launcher.configure(given);
+}
 
-private:
-  // In their dependency order: the Launcher uses the three before it.
-  Modules modules;
-  Memory memory;
-  Streams streams;
-  Launcher launcher{modules, memory, streams};
-};
+Status SPIRVCPURuntime::initialize() {
+  KILN_TRY(entryError());
+  KILN_ASSIGN_OR_RETURN(Executor * executor, launcher.workers());
+  (void)executor;
+  return Status::success();
+}
 
-SPIRVCPURuntime &runtime() {
+Expected<std::string> SPIRVCPURuntime::describeDevices() {
+  std::optional<std::string> given = launcher.threadsOption();
+  unsigned configured = 0;
+  KILN_ASSIGN_OR_RETURN(unsigned threads, launcher.threadShare(&configured));
+  std::string source = given ? "as the program asked"
+                       : std::getenv("KILN_CPU_THREADS")
+                           ? "KILN_CPU_THREADS"
+                           : "hardware concurrency";
+  // Each device of the list is the host CPU with its share of the workers.
+  if (place.count > 1)
+    source += "; this device's share of " + std::to_string(configured) +
+              " among " + std::to_string(place.count) + " devices";
+  std::string text;
+  rt::appendf(text, "0: %s\n", cpuModel().c_str());
+  rt::appendf(text, "  type: CPU (spirv-cpu: kernels compiled to host code)\n");
+  rt::appendf(text, "  worker threads: %u (%s)\n", threads, source.c_str());
+  rt::appendf(text, "  subgroup size: %u\n", kSubgroupSize);
+  rt::appendf(text, "  fiber stack: %zu KiB per invocation\n",
+              kFiberStackBytes / 1024);
+  return text;
+}
+
+Expected<std::string> SPIRVCPURuntime::deviceTarget() {
+  return std::string("spirv-cpu");
+}
+
+Expected<void *> SPIRVCPURuntime::loadModule(const void *data, size_t size) {
+  return modules.load(data, size);
+}
+Status SPIRVCPURuntime::unloadModule(void *module) {
+  return modules.unload(module);
+}
+Expected<void *> SPIRVCPURuntime::getFunction(void *module, const char *name) {
+  return modules.getFunction(module, name);
+}
+
+Status SPIRVCPURuntime::launch(void *function, rt::Dim3 grid, rt::Dim3 block,
+                               int32_t sharedMemoryBytes, void *stream,
+                               void **params, size_t paramsCount) {
+  KILN_TRY(entryError());
+  return launcher.launch(function, grid, block, sharedMemoryBytes, stream,
+                         params, paramsCount);
+}
+
+Expected<void *> SPIRVCPURuntime::createStream() {
+  return streams.createStream();
+}
+Status SPIRVCPURuntime::destroyStream(void *stream) {
+  return streams.destroyStream(stream);
+}
+Status SPIRVCPURuntime::synchronize(void *stream) {
+  // Everything completed at its call.
+  return streams.checkStream(stream, "mgpuStreamSynchronize");
+}
+
+// Launches complete before they return: events and waits order nothing, but
+// their handles are checked.
+Expected<void *> SPIRVCPURuntime::createEvent() {
+  return streams.createEvent();
+}
+Status SPIRVCPURuntime::destroyEvent(void *event) {
+  return streams.checkEvent(event, "mgpuEventDestroy", /*destroy=*/true);
+}
+Status SPIRVCPURuntime::recordEvent(void *event, void *stream) {
+  KILN_TRY(streams.checkEvent(event, "mgpuEventRecord"));
+  return streams.checkStream(stream, "mgpuEventRecord");
+}
+Status SPIRVCPURuntime::synchronizeEvent(void *event) {
+  return streams.checkEvent(event, "mgpuEventSynchronize");
+}
+Status SPIRVCPURuntime::streamWaitEvent(void *stream, void *event) {
+  KILN_TRY(streams.checkStream(stream, "mgpuStreamWaitEvent"));
+  return streams.checkEvent(event, "mgpuStreamWaitEvent");
+}
+
+Expected<void *> SPIRVCPURuntime::allocate(uint64_t bytes, bool) {
+  return memory.allocate(bytes);
+}
+Status SPIRVCPURuntime::free(void *pointer) { return memory.free(pointer); }
+Status SPIRVCPURuntime::copy(void *dst, const void *src, size_t bytes, void *) {
+  return memory.copy(dst, src, bytes);
+}
+Status SPIRVCPURuntime::fill(void *dst, uint32_t value, unsigned patternBytes,
+                             size_t count, void *stream) {
+  KILN_TRY(streams.checkStream(stream, "mgpuMemset"));
+  return memory.fill(dst, value, patternBytes, count);
+}
+Expected<double> SPIRVCPURuntime::deviceCopy(void *dst, const void *src,
+                                             size_t bytes) {
+  return memory.deviceCopy(dst, src, bytes);
+}
+
+Expected<bool> SPIRVCPURuntime::copyFromPeer(void *dst, rt::Runtime &source,
+                                             const void *src, size_t bytes) {
+  auto *peer = dynamic_cast<SPIRVCPURuntime *>(&source);
+  if (!peer)
+    return false;
+  if (bytes == 0)
+    return true;
+  if (!dst || !src)
+    return KILN_ERROR(InvalidArgument, "mgpuMemcpy of " +
+                                           std::to_string(bytes) +
+                                           " bytes with a null pointer");
+  KILN_TRY(
+      memory.checkRange(dst, bytes, "mgpuMemcpy's destination (gpu.memcpy)"));
+  KILN_TRY(
+      peer->memory.checkRange(src, bytes, "mgpuMemcpy's source (gpu.memcpy)"));
+  std::memmove(dst, src, bytes);
+  return true;
+}
+
+Status SPIRVCPURuntime::setTimingCallback(KilnTimingCallback callback,
+                                          void *user) {
+  launcher.setTimingCallback(callback, user);
+  return Status::success();
+}
+
+Status
+SPIRVCPURuntime::setDeviceTimingCallback(KilnDeviceTimingCallback callback,
+                                         void *user) {
+  launcher.setDeviceTimingCallback(callback, user);
+  return Status::success();
+}
+
+Status SPIRVCPURuntime::setDefaultDevice(int32_t device) {
+  if (device != 0)
+    return KILN_ERROR(InvalidArgument,
+                      "mgpuSetDefaultDevice(" + std::to_string(device) +
+                          ") on a single spirv-cpu device, which is device "
+                          "0 of its own; the process's runtime chooses among "
+                          "the devices of its list");
+  return Status::success();
+}
+
+KilnSpirvCpuStats SPIRVCPURuntime::stats() {
+  KilnSpirvCpuStats s = launcher.stats();
+  s.registeredKernels = registeredKernelCount();
+  return s;
+}
+
+std::unique_ptr<rt::Runtime> kiln::spirvcpu::makeDevice(rt::DevicePlace place) {
+  return std::make_unique<SPIRVCPURuntime>(std::move(place));
+}
+
+//===----------------------------------------------------------------------===//
+// The process's runtime
+//===----------------------------------------------------------------------===//
+
+namespace {
+rt::DeviceList &deviceList() {
   // Never destroyed (JIT module destructors call in late).
-  static SPIRVCPURuntime *instance = new SPIRVCPURuntime();
-  return *instance;
+  static rt::DeviceList *list =
+      new rt::DeviceList("spirv-cpu", "KILN_SPIRV_CPU_DEVICE", makeDevice);
+  return *list;
 }
 
 /// What the kiln* entry points do with an error: report it and exit.
 constexpr rt::ExitOnError orExit{"kiln-spirv-cpu"};
 } // namespace
 
-rt::Runtime &rt::boundaryRuntime() { return runtime(); }
+rt::Runtime &rt::boundaryRuntime() { return deviceList(); }
 const char *const rt::kBoundaryName = "kiln-spirv-cpu";
 
 extern "C" {
@@ -194,10 +297,10 @@ KILN_RT_EXPORT void __kiln_spirv_cpu_register(uint64_t spirvHash,
   registerKernel(spirvHash, desc, fn);
 }
 
-rt::Runtime *kilnSpirvCpuRuntime() { return &runtime(); }
+rt::Runtime *kilnSpirvCpuRuntime() { return &deviceList(); }
 
 int kilnSpirvCpuListDevices() {
-  Expected<std::string> text = runtime().describeDevices();
+  Expected<std::string> text = deviceList().describeDevices();
   if (!text) {
     rt::printError("kiln-spirv-cpu", text.error());
     return 1;
@@ -207,12 +310,22 @@ int kilnSpirvCpuListDevices() {
 }
 
 void kilnSpirvCpuSetTimingCallback(KilnTimingCallback callback, void *user) {
-  orExit(runtime().setTimingCallback(callback, user));
+  orExit(deviceList().setTimingCallback(callback, user));
 }
 
 void kilnSpirvCpuGetStats(KilnSpirvCpuStats *stats) {
-  if (stats)
-    *stats = runtime().stats();
+  if (!stats)
+    return;
+  // The calling thread's current device's counters (each device counts its
+  // own launches and runs its own workers); a device that cannot be made
+  // (a bad entry in the list) has counted nothing.
+  Expected<rt::Runtime *> device = deviceList().current();
+  if (!device) {
+    *stats = KilnSpirvCpuStats();
+    stats->registeredKernels = registeredKernelCount();
+    return;
+  }
+  *stats = static_cast<SPIRVCPURuntime *>(*device)->stats();
 }
 
 } // extern "C"
