@@ -14,6 +14,8 @@
 #include "kiln/Contract/Container.h"
 #include "kiln/Runtime/Runtime.h"
 
+#include "FakeCUDA.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -21,10 +23,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -45,34 +45,8 @@ constexpr const char *kPTX = R"(//
 }
 )";
 
-/// The stand-in driver: fake-cuda/libcuda.so.1 beside this executable (as in
-/// the build tree and in the device kit), else where the build put it.
-const std::string &fakeDriver() {
-  static const std::string path = [] {
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    if (n > 0) {
-      std::string dir(self, static_cast<size_t>(n));
-      dir.resize(dir.rfind('/'));
-      std::string beside = dir + "/fake-cuda/libcuda.so.1";
-      if (access(beside.c_str(), R_OK) == 0)
-        return beside;
-    }
-    return std::string(FAKE_CUDA_DRIVER);
-  }();
-  return path;
-}
-
-/// A function of the stand-in driver. It is opened here when the runtime has
-/// not opened it yet (a test that reads its counters first, in a shuffled
-/// order); the runtime's dlopen of the same path then finds this copy.
-template <typename T> T fake(const char *name) {
-  void *handle = dlopen(fakeDriver().c_str(), RTLD_NOW | RTLD_LOCAL);
-  EXPECT_NE(handle, nullptr) << "the fake driver does not load: " << dlerror();
-  void *symbol = handle ? dlsym(handle, name) : nullptr;
-  EXPECT_NE(symbol, nullptr) << name;
-  return reinterpret_cast<T>(symbol);
-}
+using kiln::test::fake;
+using kiln::test::fakeDriver;
 
 /// A rank-1 memref descriptor.
 struct MemRef1D {
@@ -82,6 +56,8 @@ struct MemRef1D {
   int64_t size;
   int64_t stride;
 };
+
+using ::testing::ExitedWithCode;
 
 void launch(void *function, intptr_t block = 32) {
   void *stream = mgpuStreamCreate();
@@ -196,18 +172,28 @@ TEST(CUDARuntime, DeviceMemoryIsNotRegistered) {
   mgpuMemFree(device, nullptr);
 }
 
-TEST(CUDARuntime, DefaultDeviceIsHonouredAfterFirstUse) {
-  auto lastDevice = fake<int (*)()>("fakeCudaLastLaunchDevice");
-  void *module = mgpuModuleLoad(kPTX, std::strlen(kPTX));
-  void *function = mgpuModuleGetFunction(module, "add_one");
-  launch(function);
-  EXPECT_EQ(lastDevice(), 0);
-  mgpuSetDefaultDevice(1);
-  void *module1 = mgpuModuleLoad(kPTX, std::strlen(kPTX));
-  launch(mgpuModuleGetFunction(module1, "add_one"));
-  EXPECT_EQ(lastDevice(), 1);
-  mgpuSetDefaultDevice(0);
-  mgpuModuleUnload(module);
+// KILN_CUDA_DEVICE lists the program's devices; mgpuSetDefaultDevice picks
+// one of them for the calling thread, also after the first use.
+TEST(CUDARuntimeErrors, DefaultDeviceIsHonouredAfterFirstUse) {
+  EXPECT_EXIT(
+      {
+        setenv("KILN_CUDA_DEVICE", "0,1", 1);
+        auto lastDevice = fake<int (*)()>("fakeCudaLastLaunchDevice");
+        void *module = mgpuModuleLoad(kPTX, std::strlen(kPTX));
+        void *function = mgpuModuleGetFunction(module, "add_one");
+        launch(function);
+        int first = lastDevice();
+        mgpuSetDefaultDevice(1);
+        launch(function);
+        int second = lastDevice();
+        mgpuSetDefaultDevice(0);
+        launch(function);
+        std::fprintf(stderr, "launched on %d %d %d\n", first, second,
+                     lastDevice());
+        mgpuModuleUnload(module);
+        std::exit(0);
+      },
+      ExitedWithCode(0), "launched on 0 1 0");
 }
 
 TEST(CUDARuntime, PTXWithoutTerminatorAndJITLoad) {
@@ -248,12 +234,14 @@ TEST(CUDARuntime, ListDevicesAndChip) {
   std::string out = testing::internal::GetCapturedStdout();
   EXPECT_NE(out.find("CUDA driver 12.8, 2 devices"), std::string::npos) << out;
   EXPECT_NE(out.find("1: Fake GPU 1\n   chip sm_80"), std::string::npos) << out;
+  EXPECT_NE(
+      out.find(" bytes\n   uuid: GPU-fa4ec0da-0000-0000-0000-000000000001\n"),
+      std::string::npos)
+      << out;
   EXPECT_STREQ(kilnCudaDeviceChip(), "sm_90");
 }
 
 //===-- Errors, each in a fresh process ------------------------------------===//
-
-using ::testing::ExitedWithCode;
 
 struct TimedLaunch {
   std::string kernel;
@@ -352,8 +340,7 @@ TEST(CUDARuntimeErrors, DeviceSelection) {
         setenv("KILN_CUDA_DEVICE", "5", 1);
         mgpuStreamCreate();
       },
-      ExitedWithCode(1),
-      "KILN_CUDA_DEVICE=5 is not a device index \\(2 devices: 0..1\\)");
+      ExitedWithCode(1), "no CUDA device has index 5 \\(2 devices: 0..1\\)");
   EXPECT_EXIT(
       {
         setenv("KILN_CUDA_DEVICE", "quadro", 1);
@@ -369,8 +356,14 @@ TEST(CUDARuntimeErrors, DeviceSelection) {
         std::exit(0);
       },
       ExitedWithCode(0), "chip sm_80");
-  EXPECT_EXIT(mgpuSetDefaultDevice(7), ExitedWithCode(1),
-              "mgpuSetDefaultDevice\\(7\\): no such device \\(2 devices\\)");
+  EXPECT_EXIT(
+      {
+        setenv("KILN_CUDA_DEVICE", "1,0", 1);
+        mgpuSetDefaultDevice(7);
+      },
+      ExitedWithCode(1),
+      "mgpuSetDefaultDevice\\(7\\): the program has 2 devices "
+      "\\(KILN_CUDA_DEVICE=1,0\\), numbered 0..1");
 }
 
 TEST(CUDARuntimeErrors, ModuleLoadShowsTheJITLog) {
@@ -449,7 +442,8 @@ TEST(CUDARuntimeErrors, TimingPrintsOneLinePerLaunch) {
         launch(mgpuModuleGetFunction(module, "add_one"));
         std::exit(0);
       },
-      ExitedWithCode(0), "kiln-timing kernel=add_one gpu_us=500.000 host_us=");
+      ExitedWithCode(0),
+      "kiln-timing kernel=add_one gpu_us=500.000 host_us=[0-9.]+ device=0\n");
 }
 
 //===-- The C++ interface: errors come back --------------------------------===//
@@ -493,6 +487,10 @@ TEST(CUDARuntimeAPI, DevicesAndTarget) {
   ASSERT_TRUE(devices) << summary(devices.error());
   EXPECT_NE(devices->find("CUDA driver 12.8, 2 devices"), std::string::npos);
   EXPECT_NE(devices->find("1: Fake GPU 1\n   chip sm_80"), std::string::npos);
+  EXPECT_NE(devices->find("   uuid: GPU-fa4ec0da-0000-0000-0000-000000000000\n"
+                          "1: Fake GPU 1"),
+            std::string::npos)
+      << *devices;
   Expected<std::string> target = rt().deviceTarget();
   ASSERT_TRUE(target) << summary(target.error());
   EXPECT_EQ(*target, "sm_90");
@@ -946,8 +944,8 @@ TEST(CUDARuntimeAPI, InitFailureAndNoDeviceAreDriverErrors) {
         std::exit(0);
       },
       ExitedWithCode(0),
-      "invalid argument \\|  \\|  \\| 0 \\| KILN_CUDA_DEVICE=5 is not a "
-      "device index \\(2 devices: 0..1\\)");
+      "invalid argument \\|  \\|  \\| 0 \\| no CUDA device has index 5 "
+      "\\(2 devices: 0..1\\)");
 }
 
 /// Registers one page, then a range around it whose registration fails
@@ -993,11 +991,18 @@ int main(int argc, char **argv) {
 TEST(CUDARuntime, OptionsAreSetBeforeTheDriverLoads) {
   ASSERT_FALSE(rt().initialize()) << summary(rt().initialize());
   kiln::rt::Options options;
-  options.device = "0";
+  options.timeout = "5";
   kiln::rt::Status late = rt().configure(options);
   ASSERT_TRUE(late);
   EXPECT_NE(late.message().find("options are set before it starts; the "
                                 "driver is loaded already"),
+            std::string::npos)
+      << late.message();
+  // The device list is read once too.
+  options.device = "0";
+  late = rt().configure(options);
+  ASSERT_TRUE(late);
+  EXPECT_NE(late.message().find("device list is set before its first use"),
             std::string::npos)
       << late.message();
 }

@@ -2,10 +2,15 @@
 //
 // Implements the driver entry points Kiln's CUDA runtime calls on host
 // memory, so that the runtime's bookkeeping and error paths are tested on
-// machines without an NVIDIA GPU. Kernels are not run. Behaviour is steered
-// by the environment, read at each call:
+// machines without an NVIDIA GPU. Kernels are not run. Device N is named
+// "Fake GPU N", its UUID is fa4ec0da-0000-0000-0000-0000000000NN (hex), and
+// its primary context is 0x1000 + N; a thread's current contexts are its
+// own, as in the driver. Behaviour is steered by the environment, read at
+// each call:
 //   FAKE_CUDA_INIT_RESULT=N   cuInit returns N
 //   FAKE_CUDA_DEVICES=N       number of devices (default 2: sm_90, sm_80)
+//   FAKE_CUDA_NO_PARAM_INFO=1 cuFuncGetParamInfo answers
+//                             CUDA_ERROR_NOT_SUPPORTED (a driver before 12.4)
 //   FAKE_CUDA_SYNC_MS=N       waits take N ms
 //   FAKE_CUDA_BUSY=1          work never completes (queries say not ready)
 //   FAKE_CUDA_MAX_REGISTERED=N  cuMemHostRegister fails with
@@ -13,19 +18,24 @@
 //                             registered
 // cuMemAlloc fails with CUDA_ERROR_OUT_OF_MEMORY above 1 TiB; launching a
 // kernel named launch_fails* fails with CUDA_ERROR_LAUNCH_FAILED;
-// cuMemcpyDtoDAsync wants two allocations.
+// cuMemcpyDtoDAsync wants two allocations, cuMemcpyPeerAsync two
+// allocations made in the contexts it names. cuFuncGetParamInfo knows the
+// parameters of PTX kernels from their .entry declarations.
 // Tests inspect what happened through the fakeCuda* functions.
 //
 //===----------------------------------------------------------------------===//
 
-#include <cstdint>
+#include <atomic>
+#include <cctype>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
-#include <thread>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -33,6 +43,9 @@ using CUresult = int;
 struct Function {
   std::string name;
   struct Module *module;
+  /// The byte size of each parameter (PTX kernels only).
+  std::vector<size_t> params;
+  bool paramsKnown = false;
 };
 struct Module {
   std::vector<Function *> functions;
@@ -40,20 +53,28 @@ struct Module {
   bool anyName = false;
 };
 
+/// What the driver keeps for the process. The runtime calls it from
+/// several threads at once (one per device), so the tables are locked.
 struct State {
+  std::recursive_mutex mutex;
   std::map<uintptr_t, size_t> device, managed, registered;
-  std::vector<uintptr_t> contextStack;
-  int lastLaunchDevice = -1;
-  unsigned launches = 0, lastCluster[3] = {0, 0, 0}, lastBlock[3] = {0, 0, 0};
-  bool pendingIllegalAddress = false;
-  int registerCalls = 0;
+  /// The context current when each allocation was made.
+  std::map<uintptr_t, uintptr_t> allocationContext;
+  std::atomic<int> lastLaunchDevice{-1};
+  std::atomic<unsigned> launches{0}, peerCopies{0};
+  unsigned lastCluster[3] = {0, 0, 0}, lastBlock[3] = {0, 0, 0};
+  std::atomic<bool> pendingIllegalAddress{false};
+  std::atomic<int> registerCalls{0};
   /// Events and streams created and not destroyed.
-  int liveEvents = 0, liveStreams = 0;
+  std::atomic<int> liveEvents{0}, liveStreams{0};
 };
 State &state() {
   static State s;
   return s;
 }
+using Guard = std::lock_guard<std::recursive_mutex>;
+/// Each thread's current contexts, innermost last.
+thread_local std::vector<uintptr_t> contextStack;
 
 int envInt(const char *name, int fallback) {
   const char *value = std::getenv(name);
@@ -63,6 +84,46 @@ int envInt(const char *name, int fallback) {
 bool inRange(const std::map<uintptr_t, size_t> &ranges, uintptr_t p) {
   auto it = ranges.upper_bound(p);
   return it != ranges.begin() && p < std::prev(it)->first + std::prev(it)->second;
+}
+
+/// The context the allocation holding `p` was made in (0: none).
+uintptr_t contextOf(uintptr_t p) {
+  State &s = state();
+  for (const auto *ranges : {&s.device, &s.managed}) {
+    auto it = ranges->upper_bound(p);
+    if (it != ranges->begin() &&
+        p < std::prev(it)->first + std::prev(it)->second)
+      return s.allocationContext[std::prev(it)->first];
+  }
+  return 0;
+}
+
+/// The byte sizes of a PTX parameter list "(.param .u64 a, .param .align 8
+/// .b8 b[24])".
+std::vector<size_t> parseParams(const std::string &list) {
+  std::vector<size_t> sizes;
+  size_t start = 0;
+  while (start < list.size()) {
+    size_t comma = list.find(',', start);
+    std::string param = list.substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start);
+    start = comma == std::string::npos ? list.size() : comma + 1;
+    if (param.find(".param") == std::string::npos)
+      continue;
+    size_t size = 0;
+    for (size_t at = param.find('.'); at != std::string::npos;
+         at = param.find('.', at + 1)) {
+      char kind = param[at + 1];
+      if ((kind == 'u' || kind == 's' || kind == 'b' || kind == 'f') &&
+          std::isdigit((unsigned char)param[at + 2]))
+        size = std::strtoul(param.c_str() + at + 2, nullptr, 10) / 8;
+    }
+    size_t bracket = param.find('[');
+    if (bracket != std::string::npos)
+      size *= std::strtoul(param.c_str() + bracket + 1, nullptr, 10);
+    sizes.push_back(size);
+  }
+  return sizes;
 }
 
 const char *errorName(CUresult r) {
@@ -88,14 +149,22 @@ const char *errorName(CUresult r) {
 extern "C" {
 
 // Inspection.
-int fakeCudaRegisteredRanges() { return (int)state().registered.size(); }
+int fakeCudaRegisteredRanges() {
+  Guard g(state().mutex);
+  return (int)state().registered.size();
+}
 int fakeCudaRegisterCalls() { return state().registerCalls; }
 int fakeCudaIsRegistered(void *p) {
+  Guard g(state().mutex);
   return inRange(state().registered, (uintptr_t)p);
 }
+unsigned fakeCudaPeerCopies() { return state().peerCopies; }
 int fakeCudaLastLaunchDevice() { return state().lastLaunchDevice; }
 unsigned fakeCudaLaunches() { return state().launches; }
-unsigned fakeCudaLastClusterX() { return state().lastCluster[0]; }
+unsigned fakeCudaLastClusterX() {
+  Guard g(state().mutex);
+  return state().lastCluster[0];
+}
 int fakeCudaLiveEvents() { return state().liveEvents; }
 int fakeCudaLiveStreams() { return state().liveStreams; }
 
@@ -131,21 +200,33 @@ CUresult cuDeviceGetAttribute(int *v, int attribute, int d) {
   return 0;
 }
 CUresult cuDeviceTotalMem_v2(size_t *bytes, int) { *bytes = 80ull << 30; return 0; }
+CUresult cuDeviceGetUuid_v2(unsigned char *uuid, int d) {
+  if (d < 0 || d >= envInt("FAKE_CUDA_DEVICES", 2))
+    return 101;
+  const unsigned char bytes[16] = {
+      0xfa, 0x4e, 0xc0, 0xda, 0, 0, 0, 0,
+      0,    0,    0,    0,    0, 0, 0, (unsigned char)d};
+  std::memcpy(uuid, bytes, 16);
+  return 0;
+}
+CUresult cuDeviceGetUuid(unsigned char *uuid, int d) {
+  return cuDeviceGetUuid_v2(uuid, d);
+}
 CUresult cuDevicePrimaryCtxRetain(void **ctx, int d) {
   *ctx = (void *)(uintptr_t)(0x1000 + d);
   return 0;
 }
 CUresult cuDevicePrimaryCtxRelease_v2(int) { return 0; }
 CUresult cuCtxPushCurrent_v2(void *ctx) {
-  state().contextStack.push_back((uintptr_t)ctx);
+  contextStack.push_back((uintptr_t)ctx);
   return 0;
 }
 CUresult cuCtxPopCurrent_v2(void **ctx) {
-  if (state().contextStack.empty())
+  if (contextStack.empty())
     return 201;
   if (ctx)
-    *ctx = (void *)state().contextStack.back();
-  state().contextStack.pop_back();
+    *ctx = (void *)contextStack.back();
+  contextStack.pop_back();
   return 0;
 }
 
@@ -169,8 +250,14 @@ CUresult cuModuleLoadDataEx(Module **out, const void *image, unsigned n,
     for (size_t at = ptx.find(".entry "); at != std::string::npos;
          at = ptx.find(".entry ", at + 1)) {
       size_t begin = at + 7, end = ptx.find_first_of("( \n", begin);
-      module->functions.push_back(
-          new Function{ptx.substr(begin, end - begin), module});
+      auto *function = new Function{ptx.substr(begin, end - begin), module};
+      size_t open = ptx.find('(', end), body = ptx.find('{', end);
+      if (open != std::string::npos && open < body) {
+        size_t close = ptx.find(')', open);
+        function->params = parseParams(ptx.substr(open + 1, close - open - 1));
+      }
+      function->paramsKnown = true;
+      module->functions.push_back(function);
     }
   }
   *out = module;
@@ -204,14 +291,30 @@ CUresult cuFuncGetName(const char **name, Function *f) {
   return 0;
 }
 CUresult cuFuncGetAttribute(int *v, int, Function *) { *v = 1024; return 0; }
+CUresult cuFuncGetParamInfo(Function *f, size_t index, size_t *offset,
+                            size_t *size) {
+  if (envInt("FAKE_CUDA_NO_PARAM_INFO", 0))
+    return 801;
+  if (!f->paramsKnown)
+    return 801;
+  if (index >= f->params.size())
+    return 1;
+  size_t at = 0;
+  for (size_t i = 0; i < index; ++i)
+    at += f->params[i];
+  *offset = at;
+  *size = f->params[index];
+  return 0;
+}
 
 static CUresult launch(Function *f, const unsigned block[3]) {
   State &s = state();
-  if (s.contextStack.empty())
+  if (contextStack.empty())
     return 201;
   if (f->name.rfind("launch_fails", 0) == 0)
     return 719;
-  s.lastLaunchDevice = (int)(s.contextStack.back() - 0x1000);
+  Guard g(s.mutex);
+  s.lastLaunchDevice = (int)(contextStack.back() - 0x1000);
   ++s.launches;
   std::memcpy(s.lastBlock, block, sizeof(s.lastBlock));
   if (f->name.find("illegal") != std::string::npos)
@@ -235,8 +338,10 @@ struct LaunchConfig {
   unsigned numAttrs;
 };
 CUresult cuLaunchKernelEx(const LaunchConfig *c, Function *f, void **, void **) {
-  if (c->numAttrs == 1 && c->attrs[0].id == 4)
+  if (c->numAttrs == 1 && c->attrs[0].id == 4) {
+    Guard g(state().mutex);
     state().lastCluster[0] = c->attrs[0].dims[0];
+  }
   return launch(f, c->block);
 }
 
@@ -254,10 +359,8 @@ CUresult cuStreamSynchronize(void *) {
   // FAKE_CUDA_SYNC_MS=N: the work takes N ms to complete.
   if (const char *ms = std::getenv("FAKE_CUDA_SYNC_MS"))
     std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms)));
-  if (state().pendingIllegalAddress) {
-    state().pendingIllegalAddress = false;
+  if (state().pendingIllegalAddress.exchange(false))
     return 700;
-  }
   return 0;
 }
 // FAKE_CUDA_BUSY=1: work never completes (a kernel that runs forever).
@@ -287,19 +390,29 @@ CUresult cuEventElapsedTime(float *ms, void *, void *) { *ms = 0.5f; return 0; }
 CUresult cuMemAlloc_v2(uintptr_t *p, size_t n) {
   if (n > (1ull << 40))
     return 2;
+  if (contextStack.empty())
+    return 201;
   *p = (uintptr_t)std::malloc(n);
+  Guard g(state().mutex);
   state().device[*p] = n;
+  state().allocationContext[*p] = contextStack.back();
   return 0;
 }
 CUresult cuMemAllocManaged(uintptr_t *p, size_t n, unsigned) {
+  if (contextStack.empty())
+    return 201;
   *p = (uintptr_t)std::malloc(n);
+  Guard g(state().mutex);
   state().managed[*p] = n;
+  state().allocationContext[*p] = contextStack.back();
   return 0;
 }
 CUresult cuMemFree_v2(uintptr_t p) {
   State &s = state();
+  Guard g(s.mutex);
   if (!s.device.erase(p) && !s.managed.erase(p))
     return 1;
+  s.allocationContext.erase(p);
   std::free((void *)p);
   return 0;
 }
@@ -307,8 +420,19 @@ CUresult cuMemcpyAsync(uintptr_t d, uintptr_t s, size_t n, void *) {
   std::memcpy((void *)d, (void *)s, n);
   return 0;
 }
+CUresult cuMemcpyPeerAsync(uintptr_t d, void *dstContext, uintptr_t s,
+                           void *srcContext, size_t n, void *) {
+  Guard g(state().mutex);
+  if (contextOf(d) != (uintptr_t)dstContext ||
+      contextOf(s) != (uintptr_t)srcContext || !dstContext || !srcContext)
+    return 1;
+  std::memcpy((void *)d, (void *)s, n);
+  ++state().peerCopies;
+  return 0;
+}
 CUresult cuMemcpyDtoDAsync_v2(uintptr_t d, uintptr_t s, size_t n, void *) {
   State &st = state();
+  Guard g(st.mutex);
   auto allocated = [&](uintptr_t p) {
     return inRange(st.device, p) || inRange(st.managed, p);
   };
@@ -329,6 +453,7 @@ CUresult cuMemsetD16Async(uintptr_t d, unsigned short v, size_t n, void *) {
 }
 CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned) {
   State &s = state();
+  Guard g(s.mutex);
   uintptr_t b = (uintptr_t)p;
   for (auto &[start, size] : s.registered)
     if (b < start + size && start < b + n)
@@ -340,10 +465,12 @@ CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned) {
   return 0;
 }
 CUresult cuMemHostUnregister(void *p) {
+  Guard g(state().mutex);
   return state().registered.erase((uintptr_t)p) ? 0 : 713;
 }
 CUresult cuPointerGetAttribute(void *out, int attribute, uintptr_t p) {
   State &s = state();
+  Guard g(s.mutex);
   if (attribute != 2)
     return 1;
   unsigned type = inRange(s.device, p)       ? 2

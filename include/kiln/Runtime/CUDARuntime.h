@@ -7,10 +7,13 @@
 // time, so it builds and reports clear errors on machines without a driver.
 //
 // Configuration comes from the environment, read at first use:
-//   KILN_CUDA_DEVICE=INDEX|NAME   device to use (default: 0); also
-//                                 mgpuSetDefaultDevice
+//   KILN_CUDA_DEVICE=A,B,...      the program's devices (default: device
+//                                 0), each an index, a name substring or a
+//                                 UUID (GPU-...); mgpuSetDefaultDevice picks
+//                                 one of them for the calling thread
 //   KILN_CUDA_TIMING=1            one line per launch on stderr:
 //                                 kiln-timing kernel=NAME gpu_us=.. host_us=..
+//                                 device=N (its index in the list)
 //   KILN_CUDA_DRIVER=PATH         the driver library (default libcuda.so.1)
 //
 // The mgpu* entry points (whose ABI has no error returns) and most kiln*
@@ -47,8 +50,12 @@ extern "C" {
 // are counted per page: registering memory already registered (wholly or in
 // part) is fine, and pages stay registered until every registration that
 // covers them is undone; device and managed memory are left alone.
-// mgpuSetDefaultDevice switches later calls to that device's primary
-// context, also after the first use.
+// mgpuSetDefaultDevice makes a device of the list the calling thread's
+// current one, also after the first use: streams, allocations and events
+// made later belong to it, and a launch runs on its stream's device. A
+// launch refuses another device's gpu.alloc memory as an argument (where the
+// driver tells parameter sizes: CUDA 12.4); a gpu.memcpy between two
+// devices' memory is a peer copy.
 
 //===-- Kiln's own entry points -------------------------------------------===//
 
@@ -56,7 +63,7 @@ extern "C" {
 /// memory, multiprocessors, limits) to stdout. Returns 0, or non-zero after
 /// printing why no device could be listed.
 KILN_RT_EXPORT int kilnCudaListDevices(void);
-/// "sm_XY" of the device the runtime would use; null (after a message on
+/// "sm_XY" of the calling thread's current device; null (after a message on
 /// stderr) when there is none. The string lives until the process ends.
 KILN_RT_EXPORT const char *kilnCudaDeviceChip(void);
 
@@ -71,9 +78,9 @@ typedef struct KilnCudaDeviceInfo {
   int l2Bytes;
   uint64_t totalBytes;
 } KilnCudaDeviceInfo;
-/// Fills `info` for the device the runtime uses (KILN_CUDA_DEVICE or the
-/// default device). Returns 0, or non-zero after printing why (no driver or
-/// no device).
+/// Fills `info` for the calling thread's current device (of
+/// KILN_CUDA_DEVICE's list, or the default device). Returns 0, or non-zero
+/// after printing why (no driver or no device).
 KILN_RT_EXPORT int kilnCudaGetDeviceInfo(KilnCudaDeviceInfo *info);
 
 #ifndef KILN_TIMING_CALLBACK_DEFINED
@@ -88,11 +95,11 @@ typedef void (*KilnTimingCallback)(void *user, const char *kernel,
 /// its kernel) and reports it to `callback`; null turns this off again.
 KILN_RT_EXPORT void kilnCudaSetTimingCallback(KilnTimingCallback callback,
                                               void *user);
-/// Runs `work` with the runtime's context current, handing it a fresh
-/// stream, and returns the GPU microseconds between events recorded on that
-/// stream before and after it (after waiting for them). For timing work
-/// other libraries enqueue (cuBLAS) on the runtime's device. The runtime
-/// is locked meanwhile: `work` must not call it.
+/// Runs `work` with the current device's context current, handing it a
+/// fresh stream, and returns the GPU microseconds between events recorded
+/// on that stream before and after it (after waiting for them). For timing
+/// work other libraries enqueue (cuBLAS) on the runtime's device. The
+/// device is locked meanwhile: `work` must not call the runtime.
 KILN_RT_EXPORT double kilnCudaTimed(void (*work)(void *user, void *stream),
                                     void *user);
 /// cuMemcpyDtoDAsync between two device allocations, timed as kilnCudaTimed
@@ -100,7 +107,8 @@ KILN_RT_EXPORT double kilnCudaTimed(void (*work)(void *user, void *stream),
 KILN_RT_EXPORT double kilnCudaDeviceCopy(void *dst, const void *src,
                                          size_t sizeBytes);
 
-/// Counters, for tests and benchmarks.
+/// Counters of the calling thread's current device, for tests and
+/// benchmarks; the host registrations are the process's.
 typedef struct KilnCudaStats {
   uint64_t moduleLoads;
   uint64_t launches;

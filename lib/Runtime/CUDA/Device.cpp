@@ -1,9 +1,10 @@
 //===- Device.cpp - The CUDA driver, the device and its context -----------===//
 //
-// Loading the driver (and reading the options then), choosing the device,
-// retaining its primary context, reading its properties for listings, and
-// turning a failed driver call into an error that names the call, its
-// CUresult and, for a lost device, the last kernel on the stream.
+// Loading the driver (once per process, shared by every device) and reading
+// the options, choosing the device of this runtime's entry of the list,
+// retaining its primary context, reading the devices' properties for
+// listings, and turning a failed driver call into an error that names the
+// call, its CUresult and, for a lost device, the last kernel on the stream.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,8 @@
 #include "../Timeout.h"
 
 #include <cstdio>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 using namespace kiln;
@@ -57,6 +60,26 @@ ErrorKind kiln::cudart::kindOf(CUresult result) {
   }
 }
 
+namespace {
+/// The driver before it is loaded: no entry points (messages then name
+/// results by number).
+const Driver &noDriver() {
+  static const Driver *none = new Driver();
+  return *none;
+}
+} // namespace
+
+Device::Device(rt::DevicePlace place)
+    : drv(&noDriver()), devicePlace(std::move(place)) {}
+
+Device::~Device() {
+  if (primary && selected >= 0) {
+    CUdevice device;
+    if (drv->cuDeviceGet(&device, selected) == CUDA_SUCCESS)
+      drv->cuDevicePrimaryCtxRelease(device);
+  }
+}
+
 Status Device::configure(const rt::Options &given) {
   if (loaded)
     return KILN_ERROR(InvalidArgument,
@@ -69,10 +92,26 @@ Status Device::configure(const rt::Options &given) {
 Status Device::load() {
   if (loaded)
     return Status::success();
+  // One driver per process, initialized once, whichever device asks first;
+  // an attempt that fails is made again by the next call.
+  static std::mutex mutex;
+  static const Driver *shared = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!shared) {
+      auto fresh = std::make_unique<Driver>();
+      std::string error;
+      if (!fresh->load(error))
+        return KILN_ERROR(Driver, error);
+      drv = fresh.get();
+      Status init = check(fresh->cuInit(0), "cuInit");
+      drv = &noDriver();
+      KILN_TRY(init);
+      shared = fresh.release();
+    }
+  }
+  drv = shared;
   std::string error;
-  if (!drv.load(error))
-    return KILN_ERROR(Driver, error);
-  KILN_TRY(check(drv.cuInit(0), "cuInit"));
   double seconds = 0;
   if (!rt::readTimeout(seconds, error,
                        rt::settingText(options.timeout, "KILN_TIMEOUT")))
@@ -94,7 +133,7 @@ Status Device::failed(CUresult result, const char *call,
                       const char *file, int line) const {
   std::string message = std::string(call) +
                         (what.empty() ? "" : " (" + what + ")") +
-                        " failed: " + drv.describe(result);
+                        " failed: " + drv->describe(result);
   ErrorKind kind = kindOf(result);
   if (kind == ErrorKind::DeviceLost && stream) {
     auto last = lastKernel.find(*stream);
@@ -112,7 +151,7 @@ Status Device::callError(ErrorKind kind, CUresult result, const char *call,
                "bounds, or host memory that is not registered with the "
                "driver (Kiln's CUDA pipeline registers host memrefs passed "
                "to launches; other programs need gpu.host_register)";
-  return rt::makeCallError(kind, std::move(message), call, drv.name(result),
+  return rt::makeCallError(kind, std::move(message), call, drv->name(result),
                            result, file, line);
 }
 
@@ -121,18 +160,27 @@ Status Device::callError(ErrorKind kind, CUresult result, const char *call,
 Expected<int> Device::deviceCount() {
   KILN_TRY(load());
   int count = 0;
-  KILN_TRY(check(drv.cuDeviceGetCount(&count), "cuDeviceGetCount"));
+  KILN_TRY(check(drv->cuDeviceGetCount(&count), "cuDeviceGetCount"));
   return count;
 }
 
 Expected<std::string> Device::deviceName(int index) {
   KILN_TRY(load());
   CUdevice device;
-  KILN_TRY(check(drv.cuDeviceGet(&device, index), "cuDeviceGet"));
+  KILN_TRY(check(drv->cuDeviceGet(&device, index), "cuDeviceGet"));
   char name[256] = {};
-  KILN_TRY(check(drv.cuDeviceGetName(name, sizeof(name), device),
+  KILN_TRY(check(drv->cuDeviceGetName(name, sizeof(name), device),
                  "cuDeviceGetName"));
   return std::string(name);
+}
+
+Expected<std::string> Device::deviceUUID(int index) {
+  KILN_TRY(load());
+  CUdevice device;
+  KILN_TRY(check(drv->cuDeviceGet(&device, index), "cuDeviceGet"));
+  CUuuid uuid = {};
+  KILN_TRY(check(drv->cuDeviceGetUuid(&uuid, device), "cuDeviceGetUuid"));
+  return "GPU-" + rt::formatUUID(uuid.bytes);
 }
 
 std::string Device::deviceLabel(const Expected<int> &index) {
@@ -145,7 +193,7 @@ std::string Device::deviceLabel(const Expected<int> &index) {
 Status Device::attributes(CUdevice device,
                           std::initializer_list<std::pair<int, int *>> wanted) {
   for (const auto &[attribute, value] : wanted)
-    KILN_TRY(check(drv.cuDeviceGetAttribute(value, attribute, device),
+    KILN_TRY(check(drv->cuDeviceGetAttribute(value, attribute, device),
                    "cuDeviceGetAttribute"));
   return Status::success();
 }
@@ -154,63 +202,64 @@ std::string Device::devicesText(int count) {
   return std::to_string(count) + " device" + (count == 1 ? "" : "s");
 }
 
-Expected<int> Device::currentDevice() {
+Expected<int> Device::ordinal() {
   if (selected >= 0)
     return selected;
   KILN_ASSIGN_OR_RETURN(int count, deviceCount());
   if (count == 0)
     return KILN_ERROR(Driver,
                       "no CUDA device (the driver loaded, but reports none)");
-  const char *env = rt::settingText(options.device, "KILN_CUDA_DEVICE");
-  std::string want = env ? env : "";
-  if (want.empty()) {
-    selected = 0;
-    return selected;
-  }
-  std::vector<std::string> names;
+  // The list's entry for this device; a runtime made without one (outside
+  // a list) runs on the default device.
+  KILN_ASSIGN_OR_RETURN(selected,
+                        chooseDevice(options.device.value_or(""), count));
+  return selected;
+}
+
+Expected<int> Device::chooseDevice(const std::string &entry, int count) {
+  if (entry.empty())
+    return 0;
+  std::vector<std::string> names, uuids;
   for (int i = 0; i < count; ++i) {
     KILN_ASSIGN_OR_RETURN(std::string name, deviceName(i));
+    KILN_ASSIGN_OR_RETURN(std::string uuid, deviceUUID(i));
     names.push_back(std::move(name));
+    uuids.push_back(std::move(uuid));
   }
   size_t index = 0;
-  switch (rt::matchDevice(want, names, index)) {
+  switch (rt::matchDevice(entry, names, index, uuids)) {
   case rt::DeviceMatch::Found:
-    selected = static_cast<int>(index);
-    return selected;
+    return static_cast<int>(index);
   case rt::DeviceMatch::IndexOutOfRange:
-    return KILN_ERROR(InvalidArgument, "KILN_CUDA_DEVICE=" + want +
-                                           " is not a device index (" +
-                                           devicesText(count) + ": 0.." +
+    return KILN_ERROR(InvalidArgument, "no CUDA device has index " + entry +
+                                           " (" + devicesText(count) + ": 0.." +
                                            std::to_string(count - 1) + ")");
+  case rt::DeviceMatch::NoSuchUUID: {
+    std::vector<std::string> labelled;
+    for (int i = 0; i < count; ++i)
+      labelled.push_back(names[i] + " (" + uuids[i] + ")");
+    return KILN_ERROR(InvalidArgument,
+                      "no CUDA device has UUID '" + entry +
+                          "'; devices:" + rt::listDevices(labelled));
+  }
   case rt::DeviceMatch::NoSuchName:
     break;
   }
   return KILN_ERROR(InvalidArgument,
-                    "no CUDA device matches '" + want +
+                    "no CUDA device matches '" + entry +
                         "'; devices:" + rt::listDevices(names));
 }
 
-Status Device::setDevice(int32_t device) {
-  KILN_ASSIGN_OR_RETURN(int count, deviceCount());
-  if (device < 0 || device >= count)
-    return KILN_ERROR(InvalidArgument,
-                      "mgpuSetDefaultDevice(" + std::to_string(device) +
-                          "): no such device (" + devicesText(count) + ")");
-  selected = device;
-  return Status::success();
-}
-
 Expected<CUcontext> Device::context() {
-  KILN_ASSIGN_OR_RETURN(int index, currentDevice());
-  auto it = contexts.find(index);
-  if (it != contexts.end())
-    return it->second;
+  if (primary)
+    return primary;
+  KILN_ASSIGN_OR_RETURN(int index, ordinal());
   CUdevice device;
-  KILN_TRY(check(drv.cuDeviceGet(&device, index), "cuDeviceGet"));
+  KILN_TRY(check(drv->cuDeviceGet(&device, index), "cuDeviceGet"));
   CUcontext ctx = nullptr;
-  KILN_TRY(check(drv.cuDevicePrimaryCtxRetain(&ctx, device),
+  KILN_TRY(check(drv->cuDevicePrimaryCtxRetain(&ctx, device),
                  "cuDevicePrimaryCtxRetain"));
-  contexts[index] = ctx;
+  primary = ctx;
   return ctx;
 }
 
@@ -219,16 +268,16 @@ Expected<CUcontext> Device::context() {
 Expected<std::string> Device::listDevices(int &count) {
   KILN_TRY(load());
   int version = 0;
-  KILN_TRY(check(drv.cuDriverGetVersion(&version), "cuDriverGetVersion"));
+  KILN_TRY(check(drv->cuDriverGetVersion(&version), "cuDriverGetVersion"));
   KILN_ASSIGN_OR_RETURN(count, deviceCount());
   std::string text;
   appendf(text, "CUDA driver %d.%d, %d device%s\n", version / 1000,
           (version % 1000) / 10, count, count == 1 ? "" : "s");
   for (int i = 0; i < count; ++i) {
     CUdevice device;
-    KILN_TRY(check(drv.cuDeviceGet(&device, i), "cuDeviceGet"));
+    KILN_TRY(check(drv->cuDeviceGet(&device, i), "cuDeviceGet"));
     size_t memory = 0;
-    KILN_TRY(check(drv.cuDeviceTotalMem(&memory, device), "cuDeviceTotalMem"));
+    KILN_TRY(check(drv->cuDeviceTotalMem(&memory, device), "cuDeviceTotalMem"));
     KILN_ASSIGN_OR_RETURN(std::string name, deviceName(i));
     int major = 0, minor = 0, multiprocessors = 0, clock = 0, busWidth = 0,
         memoryClock = 0, l2 = 0, maxThreads = 0, maxBlockX = 0, maxGridX = 0,
@@ -246,6 +295,7 @@ Expected<std::string> Device::listDevices(int &count) {
          {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, &maxBlockX},
          {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, &maxGridX},
          {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, &sharedMemory}}));
+    KILN_ASSIGN_OR_RETURN(std::string uuid, deviceUUID(i));
     appendf(text, "%d: %s\n", i, name.c_str());
     appendf(text, "   chip sm_%d%d, %zu MiB, %d multiprocessors, %d MHz\n",
             major, minor, memory >> 20, multiprocessors, clock / 1000);
@@ -255,14 +305,15 @@ Expected<std::string> Device::listDevices(int &count) {
             "   max threads per block %d, max block x %d, max grid x %d, "
             "shared memory per block %d bytes\n",
             maxThreads, maxBlockX, maxGridX, sharedMemory);
+    appendf(text, "   uuid: %s\n", uuid.c_str());
   }
   return text;
 }
 
 Expected<std::string> Device::deviceChip() {
-  KILN_ASSIGN_OR_RETURN(int index, currentDevice());
+  KILN_ASSIGN_OR_RETURN(int index, ordinal());
   CUdevice device;
-  KILN_TRY(check(drv.cuDeviceGet(&device, index), "cuDeviceGet"));
+  KILN_TRY(check(drv->cuDeviceGet(&device, index), "cuDeviceGet"));
   int major = 0, minor = 0;
   KILN_TRY(attributes(
       device, {{CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major},
@@ -272,9 +323,9 @@ Expected<std::string> Device::deviceChip() {
 
 Status Device::deviceInfo(KilnCudaDeviceInfo &info) {
   info = KilnCudaDeviceInfo{};
-  KILN_ASSIGN_OR_RETURN(info.ordinal, currentDevice());
+  KILN_ASSIGN_OR_RETURN(info.ordinal, ordinal());
   CUdevice device;
-  KILN_TRY(check(drv.cuDeviceGet(&device, info.ordinal), "cuDeviceGet"));
+  KILN_TRY(check(drv->cuDeviceGet(&device, info.ordinal), "cuDeviceGet"));
   KILN_ASSIGN_OR_RETURN(std::string name, deviceName(info.ordinal));
   std::snprintf(info.name, sizeof(info.name), "%s", name.c_str());
   KILN_TRY(attributes(
@@ -287,9 +338,9 @@ Status Device::deviceInfo(KilnCudaDeviceInfo &info) {
        {CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, &info.memoryBusWidth},
        {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, &info.l2Bytes}}));
   size_t memory = 0;
-  KILN_TRY(check(drv.cuDeviceTotalMem(&memory, device), "cuDeviceTotalMem"));
+  KILN_TRY(check(drv->cuDeviceTotalMem(&memory, device), "cuDeviceTotalMem"));
   info.totalBytes = memory;
-  KILN_TRY(
-      check(drv.cuDriverGetVersion(&info.driverVersion), "cuDriverGetVersion"));
+  KILN_TRY(check(drv->cuDriverGetVersion(&info.driverVersion),
+                 "cuDriverGetVersion"));
   return Status::success();
 }

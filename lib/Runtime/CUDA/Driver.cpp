@@ -60,6 +60,10 @@ bool Driver::load(std::string &error) {
   // cuEventElapsedTime_v2 (CUDA 12.8) differs only in the symbol.
   if (void *v2 = dlsym(handle, "cuEventElapsedTime_v2"))
     cuEventElapsedTime = reinterpret_cast<decltype(cuEventElapsedTime)>(v2);
+  // cuDeviceGetUuid_v2 (CUDA 11.4) gives a MIG instance its own UUID, as
+  // nvidia-smi prints it; the same signature.
+  if (void *v2 = dlsym(handle, "cuDeviceGetUuid_v2"))
+    cuDeviceGetUuid = reinterpret_cast<decltype(cuDeviceGetUuid)>(v2);
   cuLaunchKernelEx = reinterpret_cast<decltype(cuLaunchKernelEx)>(
       dlsym(handle, "cuLaunchKernelEx"));
   cuFuncGetName =
@@ -69,6 +73,8 @@ bool Driver::load(std::string &error) {
   cuModuleEnumerateFunctions =
       reinterpret_cast<decltype(cuModuleEnumerateFunctions)>(
           dlsym(handle, "cuModuleEnumerateFunctions"));
+  cuFuncGetParamInfo = reinterpret_cast<decltype(cuFuncGetParamInfo)>(
+      dlsym(handle, "cuFuncGetParamInfo"));
   return true;
 }
 

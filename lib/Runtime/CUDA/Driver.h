@@ -26,6 +26,11 @@ using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 
+/// A device's UUID, as cuDeviceGetUuid fills it.
+struct CUuuid {
+  unsigned char bytes[16];
+};
+
 enum : CUresult {
   CUDA_SUCCESS = 0,
   CUDA_ERROR_INVALID_VALUE = 1,
@@ -126,6 +131,9 @@ struct Driver {
   CUresult (*cuModuleGetFunctionCount)(unsigned *, CUmodule) = nullptr;
   CUresult (*cuModuleEnumerateFunctions)(CUfunction *, unsigned,
                                          CUmodule) = nullptr;
+  /// The offset and size of a kernel's parameter `index` (CUDA 12.4).
+  CUresult (*cuFuncGetParamInfo)(CUfunction, size_t index, size_t *offset,
+                                 size_t *size) = nullptr;
 
   /// Opens $KILN_CUDA_DRIVER or libcuda.so.1 and resolves the entry points.
   /// On failure returns false and sets `error`.

@@ -89,10 +89,12 @@ Status Executables::unloadModule(CUmodule module) {
 }
 
 Expected<void *> Executables::getFunction(CUmodule module, const char *name) {
-  KILN_TRY(checkModule(module, "mgpuModuleGetFunction"));
+  // The name first: the process's runtime hands a nameless lookup to the
+  // device with its own module handle, which the device does not know.
   if (!name)
     return KILN_ERROR(InvalidArgument,
                       "mgpuModuleGetFunction: null kernel name");
+  KILN_TRY(checkModule(module, "mgpuModuleGetFunction"));
   const Driver &drv = device.driver();
   CUfunction function = nullptr;
   CUresult result = drv.cuModuleGetFunction(&function, module, name);
@@ -112,9 +114,33 @@ Expected<void *> Executables::getFunction(CUmodule module, const char *name) {
         drv.cuFuncGetAttribute(
             &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
         "cuFuncGetAttribute", name));
-    functions[function] = FunctionInfo{name, maxThreads, module};
+    functions[function] =
+        FunctionInfo{name, maxThreads, module, paramSizes(function)};
   }
   return function;
+}
+
+std::vector<size_t> Executables::paramSizes(CUfunction function) const {
+  std::vector<size_t> sizes;
+  const Driver &drv = device.driver();
+  if (!drv.cuFuncGetParamInfo)
+    return sizes;
+  // The driver answers CUDA_ERROR_INVALID_VALUE past the last parameter. A
+  // kernel has at most 32764 bytes of parameters, so no more than that many.
+  for (size_t index = 0; index < 32764; ++index) {
+    size_t offset = 0, size = 0;
+    if (drv.cuFuncGetParamInfo(function, index, &offset, &size) != CUDA_SUCCESS)
+      break;
+    sizes.push_back(size);
+  }
+  return sizes;
+}
+
+void Executables::releaseAll() {
+  for (CUmodule module : liveModules)
+    device.driver().cuModuleUnload(module);
+  liveModules.clear();
+  functions.clear();
 }
 
 Expected<const FunctionInfo *> Executables::infoOf(CUfunction function) const {

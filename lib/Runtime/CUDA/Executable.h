@@ -17,6 +17,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace kiln::cudart {
 
@@ -27,6 +28,9 @@ struct FunctionInfo {
   int maxThreads = 0;
   /// The module it came from (its entry goes when the module does).
   CUmodule module = nullptr;
+  /// The byte size of each parameter, where the driver can tell
+  /// (cuFuncGetParamInfo, CUDA 12.4); empty otherwise.
+  std::vector<size_t> paramSizes;
 };
 
 /// Loaded modules and the kernels looked up in them. Every method expects
@@ -48,6 +52,9 @@ public:
   /// elsewhere are asked for here). The pointer stays valid.
   Expected<const FunctionInfo *> infoOf(CUfunction function) const;
 
+  /// Unloads every module of this device (when the runtime goes).
+  void releaseAll();
+
   /// Modules loaded so far.
   uint64_t moduleLoads() const { return loads; }
 
@@ -57,6 +64,8 @@ private:
   Status checkModule(CUmodule module, const char *what) const;
   /// "a, b, c": the kernels of `module`, where the driver can tell.
   std::string kernelNames(CUmodule module) const;
+  /// FunctionInfo::paramSizes of `function`.
+  std::vector<size_t> paramSizes(CUfunction function) const;
 
   Device &device;
   /// Modules mgpuModuleLoad returned and mgpuModuleUnload did not unload:

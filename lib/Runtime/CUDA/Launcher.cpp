@@ -2,16 +2,19 @@
 //
 // Every dimension of a launch must be at least 1 and fit in 32 bits, the
 // block within what the compiled kernel can run; a cluster launch needs
-// cuLaunchKernelEx (a CUDA 12 driver). A timed launch records events around
-// the kernel and waits for it, then prints (KILN_CUDA_TIMING) or reports
-// (the callback) its GPU time.
+// cuLaunchKernelEx (a CUDA 12 driver); no pointer parameter may be another
+// device's gpu.alloc memory. A timed launch records events around the
+// kernel and waits for it, then prints (KILN_CUDA_TIMING) or reports (the
+// callback) its GPU time.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Launcher.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 
 using namespace kiln;
 using namespace kiln::cudart;
@@ -32,6 +35,7 @@ Status Launcher::launch(CUfunction function, const intptr_t grid[3],
   const std::string &name = info->name;
   KILN_TRY(
       checkLaunch(*info, grid, block, cluster, params, paramsCount, extra));
+  KILN_TRY(checkForeignMemory(*info, params, paramsCount));
   const Driver &drv = device.driver();
   bool timed = timing();
   // The events that time the launch, destroyed on every path.
@@ -66,8 +70,9 @@ Status Launcher::launch(CUfunction function, const intptr_t grid[3],
   KILN_TRY(device.check(drv.cuEventElapsedTime(&ms, start, stop),
                         "cuEventElapsedTime"));
   if (device.envTiming())
-    std::fprintf(stderr, "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f\n",
-                 name.c_str(), ms * 1000.0, hostUs);
+    std::fprintf(stderr,
+                 "kiln-timing kernel=%s gpu_us=%.3f host_us=%.3f device=%d\n",
+                 name.c_str(), ms * 1000.0, hostUs, device.place().index);
   if (timingCallback)
     timingCallback(timingUser, name.c_str(), ms * 1000.0);
   return Status::success();
@@ -94,7 +99,7 @@ Status Launcher::checkLaunch(const FunctionInfo &info, const intptr_t grid[3],
                           dims(block) + ") = " + std::to_string(threads) +
                           " threads; it can run at most " +
                           std::to_string(maxThreads) + " per block on device " +
-                          device.deviceLabel(device.currentDevice()));
+                          device.deviceLabel(device.ordinal()));
   if (paramsCount > 0 && !params && !extra)
     return KILN_ERROR(InvalidArgument,
                       "kernel '" + name +
@@ -104,6 +109,30 @@ Status Launcher::checkLaunch(const FunctionInfo &info, const intptr_t grid[3],
     return KILN_ERROR(Unsupported, "kernel '" + name +
                                        "' is a cluster launch, which needs "
                                        "cuLaunchKernelEx (CUDA 12 driver)");
+  return Status::success();
+}
+
+Status Launcher::checkForeignMemory(const FunctionInfo &info, void **params,
+                                    size_t paramsCount) const {
+  if (!params || !device.place().ownerOf)
+    return Status::success();
+  // CUDA's parameters are raw bytes: only the driver knows their sizes,
+  // and only from CUDA 12.4 (cuFuncGetParamInfo). Each 8-byte parameter
+  // whose value is not in this device's own allocations is asked about;
+  // with an older driver nothing is checked, and another device's memory
+  // reaches the kernel as it would without Kiln (a peer access where the
+  // devices allow it, else an illegal address).
+  size_t known = std::min(paramsCount, info.paramSizes.size());
+  for (size_t i = 0; i < known; ++i) {
+    if (info.paramSizes[i] != 8 || !params[i])
+      continue;
+    uint64_t value = 0;
+    std::memcpy(&value, params[i], sizeof(value));
+    if (value == 0 || memory.owns(static_cast<uintptr_t>(value)))
+      continue;
+    KILN_TRY(device.place().checkLaunchMemory(info.name, i,
+                                              static_cast<uintptr_t>(value)));
+  }
   return Status::success();
 }
 

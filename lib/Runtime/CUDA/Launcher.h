@@ -3,9 +3,10 @@
 // The top unit of the CUDA runtime: a launch checked against what
 // mgpuModuleGetFunction learnt about the kernel (its stream and function
 // looked up, the grid and block in range, the block within the kernel's
-// limit, the parameters there), then cuLaunchKernel, or cuLaunchKernelEx for
-// a cluster launch, optionally timed with events. It reads the units below
-// (Device, Executables, Queue); none of them calls it.
+// limit, the parameters there, none of them another device's memory), then
+// cuLaunchKernel, or cuLaunchKernelEx for a cluster launch, optionally timed
+// with events. It reads the units below (Device, Memory, Executables,
+// Queue); none of them calls it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 
 #include "Device.h"
 #include "Executable.h"
+#include "Memory.h"
 #include "Queue.h"
 
 #include <cstdint>
@@ -25,8 +27,10 @@ namespace kiln::cudart {
 /// lock and the device's context to be current.
 class Launcher {
 public:
-  Launcher(Device &device, const Executables &executables, const Queue &queue)
-      : device(device), executables(executables), queue(queue) {}
+  Launcher(Device &device, const Memory &memory, const Executables &executables,
+           const Queue &queue)
+      : device(device), memory(memory), executables(executables), queue(queue) {
+  }
 
   /// mgpuLaunchKernel, or mgpuLaunchClusterKernel when `cluster` is set.
   Status launch(CUfunction function, const intptr_t grid[3],
@@ -49,6 +53,10 @@ private:
   Status checkLaunch(const FunctionInfo &info, const intptr_t grid[3],
                      const intptr_t block[3], const intptr_t *cluster,
                      void **params, size_t paramsCount, void **extra);
+  /// An error when a parameter holds an address in the memory of another
+  /// device of the program's list (DevicePlace::checkLaunchMemory).
+  Status checkForeignMemory(const FunctionInfo &info, void **params,
+                            size_t paramsCount) const;
   /// cuLaunchKernel, or cuLaunchKernelEx with the cluster dimensions.
   Status enqueue(CUfunction function, const std::string &name,
                  const intptr_t grid[3], const intptr_t block[3],
@@ -58,6 +66,7 @@ private:
   bool timing() const { return device.envTiming() || timingCallback; }
 
   Device &device;
+  const Memory &memory;
   const Executables &executables;
   const Queue &queue;
   KilnTimingCallback timingCallback = nullptr;

@@ -4,7 +4,8 @@
 // registers only the gaps between the blocks it covers and counts the rest,
 // and a block is unregistered when its count reaches zero. Pages the driver
 // already knows (device, managed, or registered by someone else) are left
-// alone.
+// alone. Registrations are portable (every context sees them), so the
+// process keeps one table of them for all its devices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,7 +69,7 @@ Expected<void *> Memory::allocate(uint64_t bytes, bool hostShared) {
       hostShared ? drv.cuMemAllocManaged(&ptr, bytes, CU_MEM_ATTACH_GLOBAL)
                  : drv.cuMemAlloc(&ptr, bytes);
   if (result == CUDA_ERROR_OUT_OF_MEMORY) {
-    Expected<int> index = device.currentDevice();
+    Expected<int> index = device.ordinal();
     std::string has;
     CUdevice handle;
     size_t total = 0;
@@ -88,6 +89,20 @@ Expected<void *> Memory::allocate(uint64_t bytes, bool hostShared) {
   ++allocationCount;
   allocated[uintptr_t(ptr)] = bytes;
   return reinterpret_cast<void *>(ptr);
+}
+
+bool Memory::owns(uintptr_t address) const {
+  auto it = allocated.upper_bound(address);
+  if (it == allocated.begin())
+    return false;
+  --it;
+  return address - it->first < it->second;
+}
+
+void Memory::releaseAll() {
+  for (const auto &[base, bytes] : allocated)
+    device.driver().cuMemFree(static_cast<CUdeviceptr>(base));
+  allocated.clear();
 }
 
 Status Memory::free(void *pointer) {
@@ -129,6 +144,22 @@ Status Memory::copyDeviceToDevice(void *dst, const void *src, size_t bytes,
                       "cuMemcpyDtoDAsync");
 }
 
+Status Memory::checkPeerSource(const void *src, size_t bytes) const {
+  return checkRange(src, bytes, "mgpuMemcpy's source (gpu.memcpy)");
+}
+
+Status Memory::copyFromPeer(void *dst, CUcontext dstContext, const void *src,
+                            CUcontext srcContext, size_t bytes,
+                            CUstream stream) {
+  KILN_TRY(checkRange(dst, bytes, "mgpuMemcpy's destination (gpu.memcpy)"));
+  return device.checkOn(stream,
+                        device.driver().cuMemcpyPeerAsync(
+                            reinterpret_cast<CUdeviceptr>(dst), dstContext,
+                            reinterpret_cast<CUdeviceptr>(src), srcContext,
+                            bytes, stream),
+                        "cuMemcpyPeerAsync", std::to_string(bytes) + " bytes");
+}
+
 Status Memory::fill(void *dst, uint32_t value, unsigned patternBytes,
                     size_t count, CUstream stream) {
   if (count > SIZE_MAX / patternBytes)
@@ -152,13 +183,59 @@ Status Memory::fill(void *dst, uint32_t value, unsigned patternBytes,
 //===-- Host registration -------------------------------------------------===//
 
 Status Memory::hostRegister(void *ptr, uint64_t bytes) {
+  return HostRegistry::get().hostRegister(device, ptr, bytes);
+}
+
+Status Memory::hostUnregister(void *ptr) {
+  return HostRegistry::get().hostUnregister(device, ptr);
+}
+
+Status Memory::hostRegisterMemRef(int64_t rank, void *descriptor,
+                                  int64_t elementSizeBytes) {
+  KILN_ASSIGN_OR_RETURN(auto range,
+                        memrefRange(rank, descriptor, elementSizeBytes));
+  return HostRegistry::get().registerRange(device, range.first, range.second);
+}
+
+Status Memory::hostUnregisterMemRef(int64_t rank, void *descriptor,
+                                    int64_t elementSizeBytes) {
+  KILN_ASSIGN_OR_RETURN(auto range,
+                        memrefRange(rank, descriptor, elementSizeBytes));
+  return HostRegistry::get().unregisterRange(device, range.first, range.second);
+}
+
+//===-- The process's host registrations ----------------------------------===//
+
+HostRegistry &HostRegistry::get() {
+  static HostRegistry *registry = new HostRegistry();
+  return *registry;
+}
+
+uint64_t HostRegistry::registerCalls() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return registers;
+}
+
+uint64_t HostRegistry::unregisterCalls() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return unregisters;
+}
+
+uint64_t HostRegistry::registeredRanges() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return registrations.size();
+}
+
+Status HostRegistry::hostRegister(Device &device, void *ptr, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex);
   uintptr_t begin = reinterpret_cast<uintptr_t>(ptr);
-  KILN_TRY(registerRange(begin, begin + bytes));
+  KILN_TRY(registerLocked(device, begin, begin + bytes));
   rawRanges[ptr].push_back({begin, begin + bytes});
   return Status::success();
 }
 
-Status Memory::hostUnregister(void *ptr) {
+Status HostRegistry::hostUnregister(Device &device, void *ptr) {
+  std::lock_guard<std::mutex> lock(mutex);
   auto it = rawRanges.find(ptr);
   if (it == rawRanges.end() || it->second.empty()) {
     char message[128];
@@ -170,25 +247,26 @@ Status Memory::hostUnregister(void *ptr) {
   }
   auto [begin, end] = it->second.back();
   it->second.pop_back();
-  return unregisterRange(begin, end);
+  if (it->second.empty())
+    rawRanges.erase(it);
+  return unregisterLocked(device, begin, end);
 }
 
-Status Memory::hostRegisterMemRef(int64_t rank, void *descriptor,
-                                  int64_t elementSizeBytes) {
-  KILN_ASSIGN_OR_RETURN(auto range,
-                        memrefRange(rank, descriptor, elementSizeBytes));
-  return registerRange(range.first, range.second);
+Status HostRegistry::registerRange(Device &device, uintptr_t begin,
+                                   uintptr_t end) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return registerLocked(device, begin, end);
 }
 
-Status Memory::hostUnregisterMemRef(int64_t rank, void *descriptor,
-                                    int64_t elementSizeBytes) {
-  KILN_ASSIGN_OR_RETURN(auto range,
-                        memrefRange(rank, descriptor, elementSizeBytes));
-  return unregisterRange(range.first, range.second);
+Status HostRegistry::unregisterRange(Device &device, uintptr_t begin,
+                                     uintptr_t end) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return unregisterLocked(device, begin, end);
 }
 
-Status Memory::registerRange(uintptr_t begin, uintptr_t end) {
-  if (begin >= end || !needsRegistration(begin))
+Status HostRegistry::registerLocked(Device &device, uintptr_t begin,
+                                    uintptr_t end) {
+  if (begin >= end || !needsRegistration(device, begin))
     return Status::success();
   pageAlign(begin, end);
   uintptr_t at = begin;
@@ -202,9 +280,9 @@ Status Memory::registerRange(uintptr_t begin, uintptr_t end) {
     }
     uintptr_t gapEnd =
         it == registrations.end() ? end : std::min(end, it->first);
-    if (Status error = addBlock(at, gapEnd)) {
+    if (Status error = addBlock(device, at, gapEnd)) {
       // Every block that starts before `at` was counted by this call.
-      (void)unregisterRange(begin, at);
+      (void)unregisterLocked(device, begin, at);
       return error;
     }
     at = gapEnd;
@@ -212,7 +290,8 @@ Status Memory::registerRange(uintptr_t begin, uintptr_t end) {
   return Status::success();
 }
 
-Status Memory::unregisterRange(uintptr_t begin, uintptr_t end) {
+Status HostRegistry::unregisterLocked(Device &device, uintptr_t begin,
+                                      uintptr_t end) {
   if (begin >= end)
     return Status::success();
   pageAlign(begin, end);
@@ -225,7 +304,7 @@ Status Memory::unregisterRange(uintptr_t begin, uintptr_t end) {
                                         reinterpret_cast<void *>(it->first)),
                                     "cuMemHostUnregister");
         if (!error)
-          ++unregisterCalls;
+          ++unregisters;
         else if (!first)
           first = std::move(error);
       }
@@ -237,7 +316,7 @@ Status Memory::unregisterRange(uintptr_t begin, uintptr_t end) {
   return first;
 }
 
-bool Memory::needsRegistration(uintptr_t address) {
+bool HostRegistry::needsRegistration(Device &device, uintptr_t address) {
   if (isOurs(address))
     return true;
   unsigned type = 0;
@@ -247,23 +326,24 @@ bool Memory::needsRegistration(uintptr_t address) {
   return result != CUDA_SUCCESS;
 }
 
-Memory::Registrations::iterator
-Memory::firstBlockEndingAfter(uintptr_t address) {
+HostRegistry::Registrations::iterator
+HostRegistry::firstBlockEndingAfter(uintptr_t address) {
   auto it = registrations.upper_bound(address);
   if (it != registrations.begin() && std::prev(it)->second.end > address)
     --it;
   return it;
 }
 
-bool Memory::isOurs(uintptr_t address) {
+bool HostRegistry::isOurs(uintptr_t address) {
   auto it = firstBlockEndingAfter(address);
   return it != registrations.end() && it->first <= address;
 }
 
-Status Memory::addBlock(uintptr_t begin, uintptr_t end) {
+Status HostRegistry::addBlock(Device &device, uintptr_t begin, uintptr_t end) {
   const Driver &drv = device.driver();
   void *ptr = reinterpret_cast<void *>(begin);
   size_t size = end - begin;
+  // Portable: every context of the process (every device) may use it.
   CUresult result =
       drv.cuMemHostRegister(ptr, size, CU_MEMHOSTREGISTER_PORTABLE);
   if (result == CUDA_ERROR_INVALID_VALUE)
@@ -275,7 +355,7 @@ Status Memory::addBlock(uintptr_t begin, uintptr_t end) {
     char what[96];
     std::snprintf(what, sizeof(what), "%zu bytes at %p", size, ptr);
     KILN_TRY(device.check(result, "cuMemHostRegister", what));
-    ++registerCalls;
+    ++registers;
   }
   registrations[begin] = Registration{end, 1, external};
   return Status::success();

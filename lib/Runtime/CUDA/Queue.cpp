@@ -50,6 +50,17 @@ Status Queue::destroyStream(CUcontext context, CUstream stream) {
                       "cuStreamDestroy");
 }
 
+void Queue::releaseAll() {
+  const Driver &drv = device.driver();
+  for (CUstream stream : liveStreams)
+    drv.cuStreamDestroy(stream);
+  liveStreams.clear();
+  for (auto &[context, pool] : streamPool)
+    for (CUstream stream : pool)
+      drv.cuStreamDestroy(stream);
+  streamPool.clear();
+}
+
 Status Queue::checkStream(CUstream stream, const char *what) const {
   // Null is the default stream.
   if (!stream || liveStreams.count(stream))
@@ -105,7 +116,8 @@ Status Queue::waitFor(const std::function<CUresult()> &query,
                       const std::function<CUresult()> &block, const char *call,
                       const std::string &what) {
   const Driver &drv = device.driver();
-  std::unique_lock<std::mutex> *lock = heldLock;
+  std::unique_lock<std::mutex> *lock =
+      heldLock && guard && heldLock->mutex() == guard ? heldLock : nullptr;
   if (lock)
     lock->unlock();
   auto relock = [&] {
@@ -142,9 +154,8 @@ Status Queue::waitFor(const std::function<CUresult()> &query,
     if (waited > timeoutSeconds) {
       relock();
       return KILN_ERROR(
-          Timeout,
-          rt::timeoutMessage(what, timeoutSeconds,
-                             device.deviceLabel(device.currentDevice())));
+          Timeout, rt::timeoutMessage(what, timeoutSeconds,
+                                      device.deviceLabel(device.ordinal())));
     }
     if (waited < 200e-6) {
       std::this_thread::yield();

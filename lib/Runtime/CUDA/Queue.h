@@ -28,11 +28,15 @@ namespace kiln::cudart {
 /// current.
 class Queue {
 public:
-  explicit Queue(Device &device) : device(device) {}
+  /// `guard` is the mutex of the device's runtime (null: none), which a
+  /// wait releases when the calling thread holds it.
+  explicit Queue(Device &device, std::mutex *guard = nullptr)
+      : device(device), guard(guard) {}
 
-  /// The lock on the runtime the calling thread holds, when an entry point
-  /// took it: waits for the device release it meanwhile, so that other
-  /// threads go on (the driver API is thread-safe).
+  /// The lock on a device's runtime the calling thread holds, when an entry
+  /// point took it (the innermost one): a wait for this device releases it
+  /// meanwhile when it is this device's, so that other threads go on (the
+  /// driver API is thread-safe). Other devices' locks stay as they are.
   static thread_local std::unique_lock<std::mutex> *heldLock;
 
   /// mgpuStreamCreate on `context`, the current one.
@@ -51,6 +55,9 @@ public:
   Status synchronizeEvent(CUevent event);
   Status recordEvent(CUevent event, CUstream stream);
 
+  /// Destroys every stream of this device (when the runtime goes).
+  void releaseAll();
+
   /// Runs `work(stream)` on a fresh stream between two events, waits for
   /// them and returns the GPU microseconds between them; the stream and the
   /// events are released on every path.
@@ -65,6 +72,7 @@ private:
                  const std::string &what);
 
   Device &device;
+  std::mutex *guard;
   /// Streams mgpuStreamCreate returned and mgpuStreamDestroy did not
   /// destroy: what the runtime accepts as handles.
   std::set<CUstream> liveStreams;
