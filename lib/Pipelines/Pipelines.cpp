@@ -84,8 +84,10 @@ void kiln::buildHostToLLVMPassPipeline(OpPassManager &pm) {
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createConvertLinalgToLoopsPass());
   // gpu-to-llvm lowers the async forms of gpu.alloc / memcpy / memset /
-  // dealloc; make the synchronous ones async on one stream per function.
-  fn.addPass(createGpuAsyncRegionPass());
+  // dealloc; make the synchronous ones async on one stream per function
+  // (gpu-async-region, without its waits that defer nothing and without
+  // waiting on one stream twice).
+  fn.addPass(kiln::createKilnGPUAsyncRegion());
   // Launches on several streams have several dependencies; gpu-to-llvm
   // takes one.
   pm.addPass(kiln::createKilnMergeAsyncDependencies());

@@ -61,6 +61,52 @@ def KilnRegisterHostMemRefs
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def KilnGPUAsyncRegion : Pass<"kiln-gpu-async-region", "::mlir::func::FuncOp"> {
+  let summary = "gpu-async-region without its waits that defer nothing and "
+                "without waiting on a stream twice";
+  let description = [{
+    Runs upstream's `gpu-async-region` (which makes the synchronous gpu ops
+    async, as `gpu-to-llvm` needs, and waits on the host before ops with side
+    effects), then mends two things it does to programs that already use
+    async tokens:
+
+    - Before every side-effecting op it waits for the current token, even a
+      token of the program's own async ops that the program waits for later
+      anyway. Before `gpu.set_default_device` that serialises the devices:
+      the launch on device 0 finishes before the one on device 1 starts. Such
+      a wait is dropped when every token it waits is a result of an op the
+      program wrote as async, a later host wait in the same block waits for
+      them all, and nothing between the two touches memory on the host (only
+      `gpu.set_default_device`, ops free of memory effects and the program's
+      own async ops come between).
+    - A host wait (`gpu.wait [%t]`) lowers to synchronizing and destroying
+      the token's stream, so a token waited twice, or used after a wait, is a
+      destroyed stream: upstream's runtimes crash on it. A token whose stream
+      an earlier host wait in the same block ended is complete: it is
+      removed from later waits and dependencies (an async op left without
+      any gets a fresh `gpu.wait async`).
+
+    Before (after `gpu-async-region`):
+    ```mlir
+    %t0 = gpu.launch_func async [%s0] @k::@f ...
+    gpu.wait [%t0]                    // inserted before the side effect
+    gpu.set_default_device %c1
+    %s1 = gpu.wait async
+    %t1 = gpu.launch_func async [%s1] @k::@f ...
+    gpu.wait [%t0, %t1]
+    ```
+    After:
+    ```mlir
+    %t0 = gpu.launch_func async [%s0] @k::@f ...
+    gpu.set_default_device %c1
+    %s1 = gpu.wait async
+    %t1 = gpu.launch_func async [%s1] @k::@f ...
+    gpu.wait [%t0, %t1]
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def KilnMergeAsyncDependencies
     : Pass<"kiln-merge-async-dependencies", "::mlir::ModuleOp"> {
   let summary = "Give every async GPU op one async dependency";
