@@ -28,6 +28,7 @@
 
 #include "kiln/Runtime/Runtime.h"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -83,7 +84,8 @@ public:
   /// The device of the calling thread (0 until it sets one).
   int currentIndex() const;
   /// Device `index`'s runtime, made and configured on first use; an error
-  /// naming the list when there is no such device.
+  /// naming the list when there is no such device. The first use of a list
+  /// of several devices opens them all (initialize()).
   Expected<Runtime *> device(int index);
   /// The calling thread's current device's runtime.
   Expected<Runtime *> current() { return device(currentIndex()); }
@@ -159,6 +161,8 @@ private:
   struct Kernel;
   struct Event;
 
+  /// Device `index`'s runtime, made and configured but not opened.
+  Expected<Runtime *> made(int index);
   /// The device `stream` belongs to (null: the current one); -1 for a
   /// handle no device made, which the current device then refuses with its
   /// own message.
@@ -183,6 +187,12 @@ private:
   Factory factory;
   /// Identifies this list in the threads' current-device records.
   const uint64_t id;
+
+  /// Set once device() needs no more than a lookup: the list holds one
+  /// device, or all of them opened.
+  std::atomic<bool> opened{false};
+  std::once_flag openOnce;
+  Status openStatus; ///< Why opening the list failed (set once).
 
   mutable std::shared_mutex mutex; ///< Guards everything below.
   Options options;

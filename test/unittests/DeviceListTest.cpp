@@ -311,6 +311,21 @@ TEST(DeviceList, ABadEntryIsAnErrorNamingItsDevice) {
             "device 1 (entry 'bad'): no device matches 'bad'");
 }
 
+TEST(DeviceList, ItsFirstUseOpensEveryDevice) {
+  Devices d("0,bad");
+  // Listing devices opens none.
+  EXPECT_EQ(value(d.list.describeDevices()).rfind("0: Fake\n", 0), 0u);
+  EXPECT_EQ(d.log.count("device 0: initialize 0"), 0u);
+  Expected<void *> stream = d.list.createStream();
+  ASSERT_FALSE(stream);
+  EXPECT_EQ(stream.error().message(),
+            "device 1 (entry 'bad'): no device matches 'bad'");
+  EXPECT_EQ(d.log.count("device 0: initialize 0"), 1u);
+  // The same error every time, without opening again.
+  EXPECT_TRUE(d.list.allocate(4, false).error());
+  EXPECT_EQ(d.log.count("device 0: initialize 0"), 1u);
+}
+
 TEST(DeviceList, TheDefaultIsOneDeviceAndTheEnvironmentAList) {
   DeviceList alone("fake", "KILN_FAKE_DEVICE_UNSET_XYZ", [](DevicePlace p) {
     Log *log = new Log(); // leaked on purpose: the device outlives the test

@@ -67,10 +67,11 @@ struct Dim3 {
 /// back to the runtime's environment variable; a set one wins over it. Text
 /// fields are read as that variable's text would be.
 struct Options {
-  /// KILN_VULKAN_DEVICE, KILN_CUDA_DEVICE: the program's devices, a
-  /// comma-separated list whose entries are an index, a name substring or a
-  /// UUID; the list's order numbers them 0..N-1 (docs/runtime.md). The same
-  /// device may be listed twice. Empty: the runtime's default device.
+  /// KILN_VULKAN_DEVICE, KILN_CUDA_DEVICE, KILN_SPIRV_CPU_DEVICE: the
+  /// program's devices, a comma-separated list whose entries are an index, a
+  /// name substring or a UUID; the list's order numbers them 0..N-1
+  /// (docs/runtime.md). The same device may be listed twice. Empty: the
+  /// runtime's default device.
   std::optional<std::string> device;
   /// KILN_TIMEOUT: the longest wait for the device, in seconds.
   std::optional<std::string> timeout;
@@ -102,8 +103,10 @@ struct Options {
   }
 };
 
-/// One runtime: the process-wide device state of the Vulkan or the CUDA
-/// runtime. Thread-safe as the mgpu* entry points are.
+/// One runtime: the process's devices of one backend (Vulkan, CUDA or
+/// spirv-cpu), each listed device a single-device runtime behind this
+/// interface (lib/Runtime/DeviceList.h). Thread-safe as the mgpu* entry
+/// points are.
 class Runtime {
 public:
   virtual ~Runtime() = default;

@@ -183,8 +183,34 @@ std::string describeList(const std::vector<std::string> &list,
 } // namespace
 
 Expected<Runtime *> DeviceList::device(int index) {
-  {
+  if (opened.load(std::memory_order_acquire)) {
     // Every call but the first on each device ends here.
+    std::shared_lock<std::shared_mutex> lock(mutex);
+    if (index >= 0 && static_cast<size_t>(index) < devices.size())
+      if (Slot *slot = devices[index].get())
+        return slot->runtime.get();
+  }
+  KILN_ASSIGN_OR_RETURN(Runtime * runtime, made(index));
+  KILN_ASSIGN_OR_RETURN(std::vector<std::string> names, entries());
+  if (names.size() == 1) {
+    opened.store(true, std::memory_order_release);
+    return runtime;
+  }
+  // A list of several devices opens them all at its first use, so that an
+  // entry no device matches is an error before the program runs, not when
+  // it first switches to that device.
+  std::call_once(openOnce, [&] {
+    openStatus = initialize();
+    if (!openStatus)
+      opened.store(true, std::memory_order_release);
+  });
+  if (openStatus)
+    return openStatus;
+  return runtime;
+}
+
+Expected<Runtime *> DeviceList::made(int index) {
+  {
     std::shared_lock<std::shared_mutex> lock(mutex);
     if (index >= 0 && static_cast<size_t>(index) < devices.size())
       if (Slot *slot = devices[index].get())
@@ -212,7 +238,12 @@ Expected<Runtime *> DeviceList::device(int index) {
   // cannot wait for one that holds its lock.
   Options given = options;
   given.device = names[index];
-  KILN_TRY(slot->runtime->configure(given));
+  if (Status status = slot->runtime->configure(given)) {
+    if (names.size() > 1)
+      status.prepend("device " + std::to_string(index) + " (entry '" +
+                     names[index] + "'): ");
+    return status;
+  }
   KILN_TRY(installTiming(*slot, timing || deviceTiming));
   Runtime *made = slot->runtime.get();
   devices[index] = std::move(slot);
@@ -251,10 +282,9 @@ Status DeviceList::configure(const Options &given) {
 Status DeviceList::initialize() {
   KILN_ASSIGN_OR_RETURN(std::vector<std::string> names, entries());
   for (size_t i = 0; i < names.size(); ++i) {
-    Status status = [&]() -> Status {
-      KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(int(i)));
-      return device->initialize();
-    }();
+    // made() names the device in its own errors.
+    KILN_ASSIGN_OR_RETURN(Runtime * device, made(int(i)));
+    Status status = device->initialize();
     if (status && names.size() > 1)
       status.prepend("device " + std::to_string(i) + " (entry '" + names[i] +
                      "'): ");
@@ -264,7 +294,9 @@ Status DeviceList::initialize() {
 }
 
 Expected<std::string> DeviceList::describeDevices() {
-  KILN_ASSIGN_OR_RETURN(Runtime * first, device(0));
+  // Listing devices opens none (an entry that matches nothing still lets
+  // the user see what there is).
+  KILN_ASSIGN_OR_RETURN(Runtime * first, made(0));
   KILN_ASSIGN_OR_RETURN(std::string text, first->describeDevices());
   KILN_ASSIGN_OR_RETURN(std::vector<std::string> names, entries());
   if (names.size() > 1 || !names[0].empty()) {
@@ -442,8 +474,15 @@ Expected<void *> DeviceList::functionOn(const std::shared_ptr<Kernel> &kernel,
 Expected<void *> DeviceList::getFunction(void *handle, const char *name) {
   std::shared_ptr<Module> module = findModule(handle);
   if (!module || !name) {
-    // Not a module of the list (or no name): the current device answers.
+    // Not a module of the list (or no name): the current device answers,
+    // about its own handle of the module where it has one.
     KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+    if (module) {
+      std::lock_guard<std::mutex> lock(module->mutex);
+      auto it = module->handles.find(currentIndex());
+      if (it != module->handles.end())
+        handle = it->second;
+    }
     return device->getFunction(handle, name);
   }
   std::shared_ptr<Kernel> kernel;
