@@ -65,8 +65,8 @@ struct State {
   unsigned lastCluster[3] = {0, 0, 0}, lastBlock[3] = {0, 0, 0};
   std::atomic<bool> pendingIllegalAddress{false};
   std::atomic<int> registerCalls{0};
-  /// Events and streams created and not destroyed.
-  std::atomic<int> liveEvents{0}, liveStreams{0};
+  /// Events, streams and modules created and not destroyed.
+  std::atomic<int> liveEvents{0}, liveStreams{0}, liveModules{0};
 };
 State &state() {
   static State s;
@@ -159,6 +159,11 @@ int fakeCudaIsRegistered(void *p) {
   return inRange(state().registered, (uintptr_t)p);
 }
 unsigned fakeCudaPeerCopies() { return state().peerCopies; }
+int fakeCudaLiveModules() { return state().liveModules; }
+int fakeCudaLiveAllocations() {
+  Guard g(state().mutex);
+  return (int)(state().device.size() + state().managed.size());
+}
 int fakeCudaLastLaunchDevice() { return state().lastLaunchDevice; }
 unsigned fakeCudaLaunches() { return state().launches; }
 unsigned fakeCudaLastClusterX() {
@@ -261,9 +266,14 @@ CUresult cuModuleLoadDataEx(Module **out, const void *image, unsigned n,
     }
   }
   *out = module;
+  ++state().liveModules;
   return 0;
 }
-CUresult cuModuleUnload(Module *m) { delete m; return 0; }
+CUresult cuModuleUnload(Module *m) {
+  delete m;
+  --state().liveModules;
+  return 0;
+}
 CUresult cuModuleGetFunction(Function **f, Module *m, const char *name) {
   for (Function *fn : m->functions)
     if (fn->name == name) {
