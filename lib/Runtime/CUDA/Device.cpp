@@ -219,12 +219,16 @@ Expected<int> Device::ordinal() {
 Expected<int> Device::chooseDevice(const std::string &entry, int count) {
   if (entry.empty())
     return 0;
+  // The UUIDs are asked for only when the entry spells one.
+  bool byUUID = !rt::uuidDigits(entry).empty();
   std::vector<std::string> names, uuids;
   for (int i = 0; i < count; ++i) {
     KILN_ASSIGN_OR_RETURN(std::string name, deviceName(i));
-    KILN_ASSIGN_OR_RETURN(std::string uuid, deviceUUID(i));
     names.push_back(std::move(name));
-    uuids.push_back(std::move(uuid));
+    if (byUUID) {
+      KILN_ASSIGN_OR_RETURN(std::string uuid, deviceUUID(i));
+      uuids.push_back(std::move(uuid));
+    }
   }
   size_t index = 0;
   switch (rt::matchDevice(entry, names, index, uuids)) {
