@@ -57,6 +57,7 @@ def runner_command(test):
         if m and "kiln-vulkan-runner" in m.group(1):
             command = m.group(1).split("|")[0]
             command = command.replace("%kiln_src_root", SOURCE_ROOT)
+            command = command.replace("%S", os.path.dirname(test))
             command = command.replace("%s", test)
             words = shlex.split(command)
             return words[words.index("kiln-vulkan-runner") + 1:], text
