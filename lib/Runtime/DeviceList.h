@@ -171,6 +171,14 @@ private:
   int memoryDevice(const void *address, size_t bytes) const;
   /// `kernel`'s function on device `index`: loads its module there first.
   Expected<void *> functionOn(const std::shared_ptr<Kernel> &kernel, int index);
+  /// Records a module the current device `loaded` from `size` bytes at
+  /// `data` (PTX for mgpuModuleLoadJIT when `jit`); its handle.
+  Expected<void *> addModule(Expected<void *> loaded, const void *data,
+                             size_t size, bool jit, int optLevel);
+  /// Calls `release` (unloadModule, destroyEvent) with each device's handle
+  /// of one object; the first error.
+  Status onEachDevice(const std::map<int, void *> &handles,
+                      Status (Runtime::*release)(void *));
   std::shared_ptr<Module> findModule(void *handle) const;
   std::shared_ptr<Kernel> findKernel(void *handle) const;
   std::shared_ptr<Event> findEvent(void *handle) const;
@@ -178,6 +186,10 @@ private:
   /// copy of the destination's backend).
   Status copyAcross(int dstDevice, void *dst, int srcDevice, const void *src,
                     size_t bytes);
+  /// Sets the program's timing callback (one of the two kinds, or none)
+  /// and hands it to every device made so far.
+  Status setTiming(KilnTimingCallback plain, KilnDeviceTimingCallback indexed,
+                   void *user);
   /// Turns device `slot`'s timing callback (reportTiming, with its index)
   /// on or off.
   Status installTiming(Slot &slot, bool on);

@@ -378,30 +378,44 @@ std::shared_ptr<DeviceList::Event> DeviceList::findEvent(void *h) const {
 
 //===-- Modules and launches ----------------------------------------------===//
 
-Expected<void *> DeviceList::loadModule(const void *data, size_t size) {
-  KILN_ASSIGN_OR_RETURN(Runtime * device, current());
-  KILN_ASSIGN_OR_RETURN(void *handle, device->loadModule(data, size));
+Expected<void *> DeviceList::addModule(Expected<void *> loaded,
+                                       const void *data, size_t size, bool jit,
+                                       int optLevel) {
+  if (!loaded)
+    return loaded.error();
   auto module = std::make_shared<Module>();
   const auto *bytes = static_cast<const unsigned char *>(data);
   module->blob.assign(bytes, bytes + size);
-  module->handles[currentIndex()] = handle;
+  module->jit = jit;
+  module->optLevel = optLevel;
+  module->handles[currentIndex()] = *loaded;
   std::unique_lock<std::shared_mutex> lock(mutex);
   modules[module.get()] = module;
   return static_cast<void *>(module.get());
 }
 
+Expected<void *> DeviceList::loadModule(const void *data, size_t size) {
+  KILN_ASSIGN_OR_RETURN(Runtime * device, current());
+  return addModule(device->loadModule(data, size), data, size, false, 0);
+}
+
 Expected<void *> DeviceList::loadModuleJIT(void *data, int optLevel) {
   KILN_ASSIGN_OR_RETURN(Runtime * device, current());
-  KILN_ASSIGN_OR_RETURN(void *handle, device->loadModuleJIT(data, optLevel));
-  auto module = std::make_shared<Module>();
-  const auto *text = static_cast<const unsigned char *>(data);
-  module->blob.assign(text, text + std::strlen(static_cast<char *>(data)) + 1);
-  module->jit = true;
-  module->optLevel = optLevel;
-  module->handles[currentIndex()] = handle;
-  std::unique_lock<std::shared_mutex> lock(mutex);
-  modules[module.get()] = module;
-  return static_cast<void *>(module.get());
+  // PTX text: kept with its NUL.
+  return addModule(device->loadModuleJIT(data, optLevel), data,
+                   std::strlen(static_cast<char *>(data)) + 1, true, optLevel);
+}
+
+Status DeviceList::onEachDevice(const std::map<int, void *> &handles,
+                                Status (Runtime::*release)(void *)) {
+  Status first;
+  for (const auto &[index, handle] : handles) {
+    Expected<Runtime *> device = this->device(index);
+    Status status = device ? ((*device)->*release)(handle) : device.error();
+    if (status && !first)
+      first = status;
+  }
+  return first;
 }
 
 Status DeviceList::unloadModule(void *handle) {
@@ -426,14 +440,7 @@ Status DeviceList::unloadModule(void *handle) {
     std::lock_guard<std::mutex> lock(module->mutex);
     handles.swap(module->handles);
   }
-  Status first;
-  for (auto &[index, loaded] : handles) {
-    Expected<Runtime *> device = this->device(index);
-    Status status = device ? (*device)->unloadModule(loaded) : device.error();
-    if (status && !first)
-      first = status;
-  }
-  return first;
+  return onEachDevice(handles, &Runtime::unloadModule);
 }
 
 Expected<void *> DeviceList::functionOn(const std::shared_ptr<Kernel> &kernel,
@@ -598,14 +605,7 @@ Status DeviceList::destroyEvent(void *handle) {
     return device->destroyEvent(handle);
   }
   std::lock_guard<std::mutex> lock(event->mutex);
-  Status first;
-  for (auto &[index, made] : event->handles) {
-    Expected<Runtime *> device = this->device(index);
-    Status status = device ? (*device)->destroyEvent(made) : device.error();
-    if (status && !first)
-      first = status;
-  }
-  return first;
+  return onEachDevice(event->handles, &Runtime::destroyEvent);
 }
 
 Status DeviceList::recordEvent(void *handle, void *stream) {

@@ -199,35 +199,28 @@ void timingTrampoline(void *user, const char *kernel, double us) {
 } // namespace
 
 Status DeviceList::setTimingCallback(KilnTimingCallback callback, void *user) {
-  std::vector<Slot *> made;
-  {
-    std::unique_lock<std::shared_mutex> lock(mutex);
-    timing = callback;
-    deviceTiming = nullptr;
-    timingUser = user;
-    for (std::unique_ptr<Slot> &slot : devices)
-      if (slot)
-        made.push_back(slot.get());
-  }
-  for (Slot *slot : made)
-    KILN_TRY(installTiming(*slot, callback != nullptr));
-  return Status::success();
+  return setTiming(callback, nullptr, user);
 }
 
 Status DeviceList::setDeviceTimingCallback(KilnDeviceTimingCallback callback,
                                            void *user) {
+  return setTiming(nullptr, callback, user);
+}
+
+Status DeviceList::setTiming(KilnTimingCallback plain,
+                             KilnDeviceTimingCallback indexed, void *user) {
   std::vector<Slot *> made;
   {
     std::unique_lock<std::shared_mutex> lock(mutex);
-    timing = nullptr;
-    deviceTiming = callback;
+    timing = plain;
+    deviceTiming = indexed;
     timingUser = user;
     for (std::unique_ptr<Slot> &slot : devices)
       if (slot)
         made.push_back(slot.get());
   }
   for (Slot *slot : made)
-    KILN_TRY(installTiming(*slot, callback != nullptr));
+    KILN_TRY(installTiming(*slot, plain || indexed));
   return Status::success();
 }
 
