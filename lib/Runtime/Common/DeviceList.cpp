@@ -93,7 +93,8 @@ struct DeviceList::Module {
   std::vector<unsigned char> blob;
   bool jit = false; ///< PTX for mgpuModuleLoadJIT (blob ends in a NUL).
   int optLevel = 0;
-  std::mutex mutex; ///< Guards the two maps.
+  std::mutex mutex;      ///< Guards the two maps and `unloaded`.
+  bool unloaded = false; ///< mgpuModuleUnload came: load it nowhere again.
   std::map<int, void *> handles;
   std::map<std::string, std::shared_ptr<Kernel>> kernels;
 };
@@ -426,8 +427,6 @@ Status DeviceList::unloadModule(void *handle) {
     if (it != modules.end()) {
       module = it->second;
       modules.erase(it);
-      for (auto &[name, kernel] : module->kernels)
-        kernels.erase(kernel.get());
     }
   }
   if (!module) {
@@ -435,10 +434,21 @@ Status DeviceList::unloadModule(void *handle) {
     KILN_ASSIGN_OR_RETURN(Runtime * device, current());
     return device->unloadModule(handle);
   }
+  // The module's lock is never taken under the tables' lock: it is held
+  // while a device loads the module.
   std::map<int, void *> handles;
+  std::vector<Kernel *> gone;
   {
     std::lock_guard<std::mutex> lock(module->mutex);
+    module->unloaded = true;
     handles.swap(module->handles);
+    for (auto &[name, kernel] : module->kernels)
+      gone.push_back(kernel.get());
+  }
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex);
+    for (Kernel *kernel : gone)
+      kernels.erase(kernel);
   }
   return onEachDevice(handles, &Runtime::unloadModule);
 }
@@ -457,7 +467,11 @@ Expected<void *> DeviceList::functionOn(const std::shared_ptr<Kernel> &kernel,
   {
     std::lock_guard<std::mutex> lock(module.mutex);
     auto it = module.handles.find(index);
-    if (it != module.handles.end()) {
+    if (module.unloaded) {
+      // A launch that raced mgpuModuleUnload: nothing is loaded again.
+      return KILN_ERROR(InvalidArgument, "kernel '" + kernel->name +
+                                             "': its module was unloaded");
+    } else if (it != module.handles.end()) {
       loaded = it->second;
     } else {
       // The module's first use on this device: load it from its blob.
