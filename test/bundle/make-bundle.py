@@ -59,7 +59,9 @@ def runner_command(test):
             command = command.replace("%kiln_src_root", SOURCE_ROOT)
             command = command.replace("%S", os.path.dirname(test))
             command = command.replace("%s", test)
-            words = shlex.split(command)
+            # Redirections (2>&1) are the shell's, not the runner's.
+            words = [w for w in shlex.split(command)
+                     if not re.match(r"^\d*>", w)]
             return words[words.index("kiln-vulkan-runner") + 1:], text
     raise BundleError("%s: no kiln-vulkan-runner RUN line" % test)
 
