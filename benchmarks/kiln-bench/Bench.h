@@ -1,11 +1,11 @@
 //===- Bench.h - kiln-bench's runtimes, cases and results -------*- C++ -*-===//
 //
-// kiln-bench drives Kiln's own runtimes (libkiln_vulkan_runtime.so and
-// libkiln_cuda_runtime.so, opened with dlopen: both export the same mgpu*
-// names) exactly as compiled host code does: modules from blobs, device
-// buffers from mgpuMemAlloc, launches with memref descriptors. References
-// (GLSL SPIR-V, nvcc fatbins) go through the same runtime and the same
-// timing, so only the kernels differ.
+// kiln-bench drives Kiln's own runtimes (libkiln_vulkan_runtime.so,
+// libkiln_cuda_runtime.so and libkiln_spirv_cpu_runtime.so, opened with
+// dlopen: all export the same mgpu* names) exactly as compiled host code
+// does: modules from blobs, device buffers from mgpuMemAlloc, launches with
+// memref descriptors. References (GLSL SPIR-V, nvcc fatbins) go through the
+// same runtime and the same timing, so only the kernels differ.
 //
 // The benchmark families (Families.cpp) describe cases: a kernel in one
 // variant (Kiln's, the reference's) with a check of its result and one
@@ -14,6 +14,11 @@
 // interleaved in random order, and pairs Kiln's k-th repetition with the
 // reference's k-th for the ratio. The report (Report.cpp) prints the
 // summary, the goals and the plot.
+//
+// With a device list (--device=A,B,...) the stream and SGEMM families also
+// run Kiln's kernel on every listed device at once, one host thread per
+// device, and report the aggregate throughput, each device's and the
+// scaling efficiency.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,9 +56,12 @@ const Blob *findBlob(const std::string &name);
 /// One backend's runtime, opened from the shared library: its C++
 /// interface (kiln/Runtime/Runtime.h), whose calls return errors.
 struct Runtime {
-  std::string backend; ///< "vulkan" or "cuda"
+  std::string backend; ///< "vulkan", "cuda" or "spirv-cpu"
   void *handle = nullptr;
   kiln::rt::Runtime *api = nullptr;
+  /// How many devices the runtime's list names (--device=A,B,...); above
+  /// one, the stream and SGEMM families also run on all at once.
+  int devices = 1;
   double (*timed)(void (*)(void *, void *), void *) = nullptr; ///< CUDA
   /// Device description, for the report and the JSON context.
   std::string deviceName, deviceDriver, deviceDetails;
@@ -66,10 +74,10 @@ struct Runtime {
   std::string chip; ///< CUDA: sm_XY
 };
 
-/// Opens the backend's runtime next to the executable (../lib) and checks
-/// that a device is there. On failure returns false with `why` set.
-/// Opens `backend`'s runtime on `device` (an index or a name; empty: the
-/// runtime's default or its environment variable).
+/// Opens `backend`'s runtime next to the executable (../lib) on `device` (a
+/// comma-separated list of indices, names or UUIDs; empty: the runtime's
+/// default or its environment variable) and checks that every listed
+/// device is there. On failure returns false with `why` set.
 bool openRuntime(const std::string &backend, const std::string &device,
                  Runtime &rt, std::string &why);
 
@@ -120,6 +128,14 @@ struct Launch {
   void pack(ABI abi, const std::vector<Arg> &args);
 };
 
+/// The last repetition of a case that runs on several devices at once:
+/// each device's microseconds from the common start to its finish, and
+/// device 0's alone, measured the same way just before.
+struct DeviceRound {
+  std::vector<double> deviceUs;
+  double aloneUs = 0;
+};
+
 /// One measured variant of a kernel on one backend.
 struct Case {
   std::string kernel;  ///< stream_triad_f32, sgemm_register, ...
@@ -132,8 +148,13 @@ struct Case {
   /// RuntimeFailure.
   std::function<std::string()> check;
   /// One timed repetition: GPU microseconds (host microseconds for the
-  /// launch rates). Throws RuntimeFailure.
+  /// launch rates and for the cases on several devices: the slowest
+  /// device's). Throws RuntimeFailure.
   std::function<double()> repeat;
+  /// Cases on several devices at once: how many (0 for the others; `work`
+  /// is then all devices' work), and the times of the last repetition.
+  int devices = 0;
+  std::shared_ptr<const DeviceRound> round;
 };
 
 /// The cases of one kernel at one size, measured together: their
@@ -165,11 +186,24 @@ struct Result {
   double ratioBest = std::numeric_limits<double>::quiet_NaN();
   double ratioPaired = std::numeric_limits<double>::quiet_NaN();
   std::string ratioOf;
+  /// Results on several devices at once: how many (0 otherwise), device 0
+  /// alone, and each device's times, repetition by repetition.
+  int devices = 0;
+  Samples alone;
+  std::vector<Samples> perDevice;
 
   bool isKiln() const { return variant == "kiln"; }
+  bool multiDevice() const { return devices > 1; }
+  /// The variant Kiln's kernel runs as on `devices` devices at once.
+  static std::string multiDeviceVariant(int devices) {
+    return "kiln_x" + std::to_string(devices);
+  }
   /// The variant Kiln's kernels are measured against on `backend`: its
-  /// hand-written reference (CUDA C++ or GLSL).
+  /// hand-written reference (CUDA C++ or GLSL); "" for spirv-cpu, which
+  /// runs Kiln's kernels only.
   static const char *referenceVariant(const std::string &backend) {
+    if (backend == "spirv-cpu")
+      return "";
     return backend == "cuda" ? "cuda" : "glsl";
   }
   /// Throughput at the best and the median time, in `unit`.
@@ -177,6 +211,13 @@ struct Result {
   double median() const;
   /// Throughput of `us` microseconds in `unit`.
   double rate(double us) const;
+  /// One device's throughput (its share of `work`) in `us` microseconds.
+  double deviceRate(double us) const;
+  /// Scaling efficiency: the aggregate throughput over `devices` times
+  /// device 0's alone. Paired: the median over the repetitions of device 0's
+  /// time alone over the round's; best: of the best times.
+  double efficiencyPaired() const;
+  double efficiencyBest() const;
   std::string name() const {
     return kernel + "/" + variant + "/" + backend + "/" + size;
   }
@@ -184,8 +225,9 @@ struct Result {
 
 /// What the user asked for.
 struct Options {
-  std::vector<std::string> backends; ///< vulkan, cuda
+  std::vector<std::string> backends; ///< vulkan, cuda, spirv-cpu
   bool backendExplicit = false;
+  /// --device: the runtimes' device list, as given.
   std::string device;
   /// A Google Benchmark filter over kernel/variant/backend/size: a regular
   /// expression, or one that excludes after a leading '-'.
@@ -214,9 +256,10 @@ void forEachFamily(Runtime &rt, const Options &options,
                    const std::function<bool(std::vector<Group> &)> &run,
                    const std::function<void(const std::string &family,
                                             const std::string &error)> &fail);
-/// The names forEachFamily may measure on `backend`, as
-/// kernel/variant/backend (for --list).
-std::vector<std::string> benchmarkNames(const std::string &backend);
+/// The names forEachFamily may measure on `backend` with `devices` devices
+/// listed, as kernel/variant/backend (for --list).
+std::vector<std::string> benchmarkNames(const std::string &backend,
+                                        int devices);
 /// How many cases forEachFamily will measure on `rt` with `options` (for
 /// the progress lines).
 size_t plannedCases(const Runtime &rt, const Options &options);

@@ -2,15 +2,24 @@
 //
 // Every family below describes the Kiln kernel (benchmarks/kernels/*.mlir)
 // and the hand-written reference of the backend (GLSL on Vulkan, CUDA C++
-// and cuBLAS on CUDA) on the same device buffers as cases: a check of the
-// result against a CPU reference, which the runner makes before any timing
-// (a wrong result is a failure, never a number), and one repetition timed
-// on the GPU (timestamp queries / CUDA events, through the runtime's timing
-// callback).
+// and cuBLAS on CUDA; spirv-cpu has none) on the same device buffers as
+// cases: a check of the result against a CPU reference, which the runner
+// makes before any timing (a wrong result is a failure, never a number),
+// and one repetition timed on the GPU (timestamp queries / CUDA events /
+// the spirv-cpu workers' time, through the runtime's timing callback).
+//
+// With several devices in the runtime's list, the stream and SGEMM
+// families add Kiln's kernel on all of them at once (kiln_xN): each device
+// has its own buffers and a host thread of its own, which made that device
+// current (setDefaultDevice) and launches there; the threads start each
+// round together, and a round takes as long as its slowest device. Each
+// repetition also runs device 0 alone the same way, the baseline of the
+// scaling efficiency.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Bench.h"
+#include "DeviceThreads.h"
 
 #include <algorithm>
 #include <chrono>
@@ -20,6 +29,7 @@
 #include <dlfcn.h>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -120,6 +130,13 @@ void collectTime(void *user, const char *, double us) {
   static_cast<std::vector<double> *>(user)->push_back(us);
 }
 
+/// The device copy's variant on `backend`: the runtime's deviceCopy.
+const char *copyVariant(const std::string &backend) {
+  if (backend == "cuda")
+    return "cuMemcpyDtoD";
+  return backend == "vulkan" ? "vkCmdCopyBuffer" : "memcpy";
+}
+
 /// A backend's modules, buffers and stream for the whole run.
 class Session {
 public:
@@ -130,6 +147,7 @@ public:
   ~Session() {
     // After a failure (a lost device, say) these may fail too; the run
     // already reports the first error.
+    deviceThreads.reset();
     (void)rt.api->setTimingCallback(nullptr, nullptr);
     for (const std::unique_ptr<Buffer> &b : buffers)
       (void)rt.api->free(b->device);
@@ -143,16 +161,23 @@ public:
   const Options &options;
   void *stream = nullptr;
   bool cuda() const { return rt.backend == "cuda"; }
-  /// The backend's hand-written reference.
+  bool vulkan() const { return rt.backend == "vulkan"; }
+  /// The backend's hand-written reference ("": none).
   const char *reference() const { return Result::referenceVariant(rt.backend); }
+  /// The devices in the runtime's list.
+  int devices() const { return rt.devices; }
 
   bool wanted(const std::string &kernel, const std::string &variant,
               const std::string &size) const {
     return matchesFilter(options.filter, kernel + "/" + variant + "/" +
                                              rt.backend + "/" + size);
   }
-  /// Kiln and the backend's hand-written reference.
-  std::vector<std::string> variants() const { return {"kiln", reference()}; }
+  /// Kiln and the backend's hand-written reference, where it has one.
+  std::vector<std::string> variants() const {
+    if (!*reference())
+      return {"kiln"};
+    return {"kiln", reference()};
+  }
   /// Whether any of those variants of any of `kernels` is wanted.
   bool wantedAny(const std::vector<std::string> &kernels,
                  const std::string &size) const {
@@ -192,7 +217,13 @@ public:
     void *fn;
     if (variant == "kiln") {
       abi = ABI::Kiln;
-      fn = function("kiln-" + rt.backend + "/" + kilnModule, kilnFunction, why);
+      // The spirv-cpu build calls the register-tiled SGEMM kernel
+      // `register_tiled` (benchmarks/CMakeLists.txt).
+      std::string name = kilnFunction;
+      if (rt.backend == "spirv-cpu" && kilnModule == "sgemm" &&
+          name == "register")
+        name = "register_tiled";
+      fn = function("kiln-" + rt.backend + "/" + kilnModule, name, why);
     } else if (variant == kAddressVariant) {
       abi = ABI::Kiln;
       fn = function("kiln-" + rt.backend + "/" + kilnModule + "_address",
@@ -209,13 +240,29 @@ public:
     return fn;
   }
 
+  /// A buffer on the calling thread's current device (device 0 but for
+  /// the device threads).
   Buffer &buffer(size_t bytes, std::vector<int64_t> shape) {
     auto b = std::make_unique<Buffer>();
     b->bytes = bytes;
     b->shape = std::move(shape);
     b->device = need(rt.api->allocate(bytes, false));
+    std::lock_guard<std::mutex> lock(buffersMutex);
     buffers.push_back(std::move(b));
     return *buffers.back();
+  }
+  /// A buffer allocated by device `device`'s thread.
+  Buffer &bufferOn(int device, size_t bytes, std::vector<int64_t> shape) {
+    Buffer *made = nullptr;
+    threads().on(device, [&](int) { made = &buffer(bytes, shape); });
+    return *made;
+  }
+
+  /// The threads of the runtime's devices, started on first use.
+  DeviceThreads &threads() {
+    if (!deviceThreads)
+      deviceThreads = std::make_unique<DeviceThreads>(rt, rt.devices);
+    return *deviceThreads;
   }
   void upload(Buffer &b, const void *host) {
     need(rt.api->copy(b.device, host, b.bytes, nullptr));
@@ -250,6 +297,22 @@ public:
     need(rt.api->setTimingCallback(on ? collectTime : nullptr,
                                    on ? &times : nullptr));
   }
+  /// GPU timing off while it lives: host-timed work, and launches from
+  /// several threads, which the one list of times must not see.
+  class TimingOff {
+  public:
+    explicit TimingOff(Session &s) : s(s) { s.timing(false); }
+    ~TimingOff() {
+      try {
+        s.timing(true);
+      } catch (const std::exception &) {
+        // The next launch reports the runtime's error.
+      }
+    }
+
+  private:
+    Session &s;
+  };
 
   /// Notes a variant that cannot run (`why`).
   void skip(const std::string &kernel, const std::string &variant,
@@ -260,8 +323,10 @@ public:
 
 private:
   std::map<std::string, void *> modules;
+  std::mutex buffersMutex;
   std::vector<std::unique_ptr<Buffer>> buffers;
   std::vector<double> times;
+  std::unique_ptr<DeviceThreads> deviceThreads;
 };
 
 /// Compares `got` to `want` elementwise with a relative tolerance: "" when
@@ -350,6 +415,56 @@ Case launchCase(Session &s, Case c, std::shared_ptr<Launch> l,
   return c;
 }
 
+/// Kiln's kernel on every device of the list at once: `launches[i]` runs on
+/// device i (its buffers that device's), after `prepare(i)` on device i's
+/// thread for the check, which `verify(i)` makes of what it left. `c.work`
+/// is one device's work on entry, all devices' on return. The kernel's
+/// function is the one loaded on device 0: the runtime's device list loads
+/// its module on each other device at the first launch there (the check).
+Case multiDeviceCase(Session &s, Case c,
+                     std::vector<std::shared_ptr<Launch>> launches,
+                     std::function<void(int)> prepare,
+                     std::function<std::string(int)> verify) {
+  int n = int(launches.size());
+  c.devices = n;
+  c.work *= n;
+  auto round = std::make_shared<DeviceRound>();
+  c.round = round;
+  auto launchOn = [&s, launches](int i) {
+    const Launch &l = *launches[i];
+    void *stream = s.threads().stream(i);
+    need(s.rt.api->launch(l.function, {l.grid[0], l.grid[1], l.grid[2]},
+                          {l.block[0], l.block[1], l.block[2]}, 0, stream,
+                          const_cast<void **>(l.params.data()),
+                          l.params.size()));
+    need(s.rt.api->synchronize(stream));
+  };
+  c.check = [&s, n, launchOn, prepare, verify] {
+    Session::TimingOff off(s);
+    s.threads().all(prepare);
+    s.threads().all(launchOn);
+    std::string errors;
+    for (int i = 0; i < n; ++i) {
+      std::string error = verify(i);
+      if (!error.empty())
+        errors += (errors.empty() ? "" : "; ") + std::string("device ") +
+                  std::to_string(i) + ": " + error;
+    }
+    return errors;
+  };
+  // Host time from the common start: a round of devices that did not run
+  // side by side takes as long as their sum.
+  c.repeat = [&s, launchOn, round] {
+    Session::TimingOff off(s);
+    double alone = s.threads().on(0, launchOn);
+    std::vector<double> each = s.threads().all(launchOn);
+    round->aloneUs = alone;
+    round->deviceUs = each;
+    return *std::max_element(each.begin(), each.end());
+  };
+  return c;
+}
+
 /// Grid for `groups` workgroups numbered y * grid_dim.x + x.
 void linearGrid(Launch &l, uint64_t groups) {
   uint64_t x = std::min<uint64_t>(groups, 32768);
@@ -364,7 +479,7 @@ constexpr unsigned kReduceGroups = 1024;
 //===----------------------------------------------------------------------===//
 
 void deviceCopy(Session &s, uint64_t n, std::vector<Group> &groups) {
-  const char *variant = s.cuda() ? "cuMemcpyDtoD" : "vkCmdCopyBuffer";
+  const char *variant = copyVariant(s.rt.backend);
   std::string size = std::to_string(n);
   if (!s.wanted("device_copy", variant, size))
     return;
@@ -395,6 +510,11 @@ void deviceCopy(Session &s, uint64_t n, std::vector<Group> &groups) {
 // Stream: copy, mul, add, triad, dot
 //===----------------------------------------------------------------------===//
 
+/// The arrays of the stream kernels on one device.
+struct StreamArrays {
+  Buffer *a, *b, *c, *sum;
+};
+
 template <typename T>
 void stream(Session &s, uint64_t n, const char *type,
             std::vector<Group> &groups) {
@@ -404,15 +524,18 @@ void stream(Session &s, uint64_t n, const char *type,
   for (const char *k : kernels)
     names.push_back(std::string("stream_") + k + "_" + type);
   // On Vulkan the f32 kernels also run with their buffers bound by device
-  // address.
+  // address; with several devices, Kiln's kernels also run on all at once.
   std::vector<std::string> variants = s.variants();
-  if (!s.cuda() && sizeof(T) == 4)
+  if (s.vulkan() && sizeof(T) == 4)
     variants.push_back(kAddressVariant);
-  bool wanted = false;
-  for (const std::string &k : names)
+  std::string multi = Result::multiDeviceVariant(s.devices());
+  bool wanted = false, wantedMulti = false;
+  for (const std::string &k : names) {
     for (const std::string &v : variants)
       wanted |= s.wanted(k, v, size);
-  if (!wanted)
+    wantedMulti |= s.devices() > 1 && s.wanted(k, multi, size);
+  }
+  if (!wanted && !wantedMulti)
     return;
   if (sizeof(T) == 8 && !s.rt.float64) {
     s.skip(std::string("stream_*_") + type, "*",
@@ -427,10 +550,79 @@ void stream(Session &s, uint64_t n, const char *type,
   Buffer &sum = s.buffer(kReduceGroups * sizeof(T), {int64_t(kReduceGroups)});
   const T scalar = T(0.4);
   const double tolerance = sizeof(T) == 4 ? 2e-6 : 1e-14;
-  auto prepare = [&s, &a, &b, &c, ha, hb, hc] {
-    s.upload(a, ha->data());
-    s.upload(b, hb->data());
-    s.upload(c, hc->data());
+  auto upload = [&s, ha, hb, hc](const StreamArrays &x) {
+    s.upload(*x.a, ha->data());
+    s.upload(*x.b, hb->data());
+    s.upload(*x.c, hc->data());
+  };
+  StreamArrays device0{&a, &b, &c, &sum};
+  auto prepare = [upload, device0] { upload(device0); };
+  // Kernel `name`'s arguments over `x` (without the CUDA element count),
+  // the array it writes, and how many arrays it moves.
+  auto operands = [](const std::string &name, const StreamArrays &x,
+                     std::vector<Arg> &args, double &arrays) -> Buffer * {
+    arrays = 2;
+    if (name == "copy") {
+      args = {Arg::of(*x.a), Arg::of(*x.c)};
+      return x.c;
+    }
+    if (name == "mul") {
+      args = {Arg::of(*x.b), Arg::of(*x.c)};
+      return x.b;
+    }
+    if (name == "add" || name == "triad") {
+      args = {Arg::of(*x.a), Arg::of(*x.b), Arg::of(*x.c)};
+      arrays = 3;
+      return name == "add" ? x.c : x.a;
+    }
+    args = {Arg::of(*x.a), Arg::of(*x.b), Arg::of(*x.sum)};
+    return x.sum;
+  };
+  // The check of what kernel `name` left in `out`.
+  auto verifier = [&s, ha, hb, hc, scalar, tolerance,
+                   n](const std::string &name, const Buffer *out) {
+    return [&s, out, name, ha, hb, hc, scalar, tolerance, n]() -> std::string {
+      std::vector<T> got(out->bytes / sizeof(T));
+      s.download(*out, got.data());
+      const std::vector<T> &A = *ha, &B = *hb, &C = *hc;
+      if (name == "copy")
+        return compare(
+            got, [&](size_t i) { return double(A[i]); }, 0);
+      if (name == "mul")
+        return compare(
+            got, [&](size_t i) { return double(scalar * C[i]); }, tolerance);
+      if (name == "add")
+        return compare(
+            got, [&](size_t i) { return double(A[i] + B[i]); }, tolerance);
+      if (name == "triad")
+        return compare(
+            got, [&](size_t i) { return double(B[i] + scalar * C[i]); },
+            tolerance);
+      double want = 0, total = 0;
+      for (size_t i = 0; i < n; ++i)
+        want += double(A[i]) * double(B[i]);
+      for (T partial : got)
+        total += double(partial);
+      return checkSum(total, want, sizeof(T) == 4 ? 1e-4 : 1e-12);
+    };
+  };
+  // Kernel `name`'s launch over `x` with `abi`, and what it moves.
+  auto launchOf = [&operands, n](const std::string &name, void *function,
+                                 ABI abi, const StreamArrays &x, Buffer *&out,
+                                 double &arrays) {
+    auto l = std::make_shared<Launch>();
+    l->function = function;
+    std::vector<Arg> args;
+    out = operands(name, x, args, arrays);
+    if (abi == ABI::CUDA)
+      args.push_back(Arg::u64(n));
+    l->pack(abi, args);
+    l->block[0] = 256;
+    if (name == "dot")
+      l->grid[0] = kReduceGroups;
+    else
+      linearGrid(*l, (n + 255) / 256);
+    return l;
   };
 
   for (const char *k : kernels) {
@@ -440,72 +632,56 @@ void stream(Session &s, uint64_t n, const char *type,
     for (const std::string &variant : variants) {
       if (!s.wanted(kernel, variant, size))
         continue;
-      auto l = std::make_shared<Launch>();
       ABI abi;
-      l->function = s.pick(kernel, variant, std::string("stream_") + type, name,
-                           "stream", name + "_" + type, kernel, abi);
-      if (!l->function)
+      void *function = s.pick(kernel, variant, std::string("stream_") + type,
+                              name, "stream", name + "_" + type, kernel, abi);
+      if (!function)
         continue;
-      std::vector<Arg> args;
       Buffer *out = nullptr;
       double arrays = 2;
-      if (name == "copy") {
-        args = {Arg::of(a), Arg::of(c)};
-        out = &c;
-      } else if (name == "mul") {
-        args = {Arg::of(b), Arg::of(c)};
-        out = &b;
-      } else if (name == "add") {
-        args = {Arg::of(a), Arg::of(b), Arg::of(c)};
-        out = &c;
-        arrays = 3;
-      } else if (name == "triad") {
-        args = {Arg::of(a), Arg::of(b), Arg::of(c)};
-        out = &a;
-        arrays = 3;
-      } else {
-        args = {Arg::of(a), Arg::of(b), Arg::of(sum)};
-        out = &sum;
-      }
-      if (abi == ABI::CUDA)
-        args.push_back(Arg::u64(n));
-      l->pack(abi, args);
-      l->block[0] = 256;
-      if (name == "dot")
-        l->grid[0] = kReduceGroups;
-      else
-        linearGrid(*l, (n + 255) / 256);
-
-      auto verify = [&s, out, name, ha, hb, hc, scalar, tolerance,
-                     n]() -> std::string {
-        std::vector<T> got(out->bytes / sizeof(T));
-        s.download(*out, got.data());
-        const std::vector<T> &A = *ha, &B = *hb, &C = *hc;
-        if (name == "copy")
-          return compare(
-              got, [&](size_t i) { return double(A[i]); }, 0);
-        if (name == "mul")
-          return compare(
-              got, [&](size_t i) { return double(scalar * C[i]); }, tolerance);
-        if (name == "add")
-          return compare(
-              got, [&](size_t i) { return double(A[i] + B[i]); }, tolerance);
-        if (name == "triad")
-          return compare(
-              got, [&](size_t i) { return double(B[i] + scalar * C[i]); },
-              tolerance);
-        double want = 0, total = 0;
-        for (size_t i = 0; i < n; ++i)
-          want += double(A[i]) * double(B[i]);
-        for (T partial : got)
-          total += double(partial);
-        return checkSum(total, want, sizeof(T) == 4 ? 1e-4 : 1e-12);
-      };
+      auto l = launchOf(name, function, abi, device0, out, arrays);
       group.cases.push_back(launchCase(
           s, row(kernel, variant, size, "GB/s", arrays * double(n) * sizeof(T)),
-          l, prepare, verify));
+          l, prepare, verifier(name, out)));
     }
     groups.push_back(std::move(group));
+  }
+  if (!wantedMulti)
+    return;
+
+  // Kiln's kernels on every device at once, each device with arrays of its
+  // own (device 0's are those above), allocated by its thread.
+  std::vector<StreamArrays> arrays = {device0};
+  for (int i = 1; i < s.devices(); ++i) {
+    StreamArrays x;
+    x.a = &s.bufferOn(i, n * sizeof(T), {int64_t(n)});
+    x.b = &s.bufferOn(i, n * sizeof(T), {int64_t(n)});
+    x.c = &s.bufferOn(i, n * sizeof(T), {int64_t(n)});
+    x.sum = &s.bufferOn(i, kReduceGroups * sizeof(T), {int64_t(kReduceGroups)});
+    arrays.push_back(x);
+  }
+  for (const char *k : kernels) {
+    std::string kernel = std::string("stream_") + k + "_" + type;
+    std::string name = k;
+    if (!s.wanted(kernel, multi, size))
+      continue;
+    ABI abi;
+    void *function = s.pick(kernel, "kiln", std::string("stream_") + type, name,
+                            "stream", name + "_" + type, kernel, abi);
+    if (!function)
+      continue;
+    std::vector<std::shared_ptr<Launch>> launches;
+    std::vector<std::function<std::string()>> verifiers;
+    double moved = 2;
+    for (const StreamArrays &x : arrays) {
+      Buffer *out = nullptr;
+      launches.push_back(launchOf(name, function, abi, x, out, moved));
+      verifiers.push_back(verifier(name, out));
+    }
+    groups.push_back({{multiDeviceCase(
+        s, row(kernel, multi, size, "GB/s", moved * double(n) * sizeof(T)),
+        launches, [upload, arrays](int i) { upload(arrays[i]); },
+        [verifiers](int i) { return verifiers[i](); })}});
   }
 }
 
@@ -693,23 +869,37 @@ void gemmWork(void *user, void *stream) {
                                &beta, static_cast<float *>(g->C->device), g->n);
 }
 
+/// The blocks and grid of SGEMM variant `k` at `n`x`n`.
+void gemmGrid(Launch &l, const char *k, unsigned n) {
+  l.block[0] = 16;
+  l.block[1] = 16;
+  unsigned tile = std::strcmp(k, "register") == 0 ? 64 : 16;
+  l.grid[0] = n / tile;
+  l.grid[1] = n / tile;
+}
+
 void sgemm(Session &s, unsigned n, std::vector<Group> &groups) {
   static const char *const kernels[] = {"naive", "tiled", "register"};
   std::string size = std::to_string(n) + "x" + std::to_string(n);
   bool any =
       s.wantedAny({"sgemm_naive", "sgemm_tiled", "sgemm_register"}, size);
   bool blas = s.cuda() && s.wanted("sgemm", "cublas", size);
-  if (!any && !blas)
+  std::string multi = Result::multiDeviceVariant(s.devices());
+  bool wantedMulti = false;
+  for (const char *k : kernels)
+    wantedMulti |=
+        s.devices() > 1 && s.wanted(std::string("sgemm_") + k, multi, size);
+  if (!any && !blas && !wantedMulti)
     return;
   size_t elements = size_t(n) * n;
-  std::vector<float> ha = randomArray<float>(elements, 41),
-                     hb = randomArray<float>(elements, 42);
+  auto ha = sharedRandom<float>(elements, 41),
+       hb = sharedRandom<float>(elements, 42);
   Buffer &A = s.buffer(elements * 4, {int64_t(n), int64_t(n)});
   Buffer &B = s.buffer(elements * 4, {int64_t(n), int64_t(n)});
   Buffer &C = s.buffer(elements * 4, {int64_t(n), int64_t(n)});
   Buffer &shape = s.constants({n});
-  s.upload(A, ha.data());
-  s.upload(B, hb.data());
+  s.upload(A, ha->data());
+  s.upload(B, hb->data());
 
   // The elements checked: all of small matrices, else a sample.
   auto checked = std::make_shared<std::vector<size_t>>();
@@ -728,7 +918,7 @@ void sgemm(Session &s, unsigned n, std::vector<Group> &groups) {
     size_t i = k / n, j = k % n;
     double acc = 0;
     for (size_t q = 0; q < n; ++q)
-      acc += double(ha[i * n + q]) * double(hb[q * n + j]);
+      acc += double((*ha)[i * n + q]) * double((*hb)[q * n + j]);
     (*want)[k] = acc;
   }
   double flops = 2.0 * n * n * n;
@@ -754,15 +944,62 @@ void sgemm(Session &s, unsigned n, std::vector<Group> &groups) {
                 {Arg::of(A), Arg::of(B), Arg::of(C), Arg::i32(int32_t(n))});
       else
         l->pack(abi, {Arg::of(A), Arg::of(B), Arg::of(C), Arg::of(shape)});
-      l->block[0] = 16;
-      l->block[1] = 16;
-      unsigned tile = std::strcmp(k, "register") == 0 ? 64 : 16;
-      l->grid[0] = n / tile;
-      l->grid[1] = n / tile;
+      gemmGrid(*l, k, n);
       group.cases.push_back(launchCase(
           s, row(kernel, variant, size, "GFLOP/s", flops), l, prepare, verify));
     }
     groups.push_back(std::move(group));
+  }
+
+  if (wantedMulti) {
+    // Kiln's kernels on every device at once, each device with matrices of
+    // its own (device 0's are those above), allocated and filled by its
+    // thread.
+    struct Matrices {
+      Buffer *A, *B, *C;
+    };
+    std::vector<Matrices> matrices = {{&A, &B, &C}};
+    for (int i = 1; i < s.devices(); ++i) {
+      Matrices m;
+      m.A = &s.bufferOn(i, elements * 4, {int64_t(n), int64_t(n)});
+      m.B = &s.bufferOn(i, elements * 4, {int64_t(n), int64_t(n)});
+      m.C = &s.bufferOn(i, elements * 4, {int64_t(n), int64_t(n)});
+      matrices.push_back(m);
+    }
+    s.threads().all([&](int i) {
+      if (i == 0)
+        return;
+      s.upload(*matrices[i].A, ha->data());
+      s.upload(*matrices[i].B, hb->data());
+    });
+    std::vector<std::function<void()>> zero;
+    std::vector<std::function<std::string()>> verifiers;
+    for (const Matrices &m : matrices) {
+      zero.push_back(zeroes(s, *m.C));
+      verifiers.push_back(sampledFloats(s, *m.C, checked, want));
+    }
+    for (const char *k : kernels) {
+      std::string kernel = std::string("sgemm_") + k;
+      if (!s.wanted(kernel, multi, size))
+        continue;
+      ABI abi;
+      void *function =
+          s.pick(kernel, "kiln", "sgemm", k, "sgemm", kernel, kernel, abi);
+      if (!function)
+        continue;
+      std::vector<std::shared_ptr<Launch>> launches;
+      for (const Matrices &m : matrices) {
+        auto l = std::make_shared<Launch>();
+        l->function = function;
+        l->pack(abi, {Arg::of(*m.A), Arg::of(*m.B), Arg::of(*m.C)});
+        gemmGrid(*l, k, n);
+        launches.push_back(l);
+      }
+      groups.push_back({{multiDeviceCase(
+          s, row(kernel, multi, size, "GFLOP/s", flops), launches,
+          [zero](int i) { zero[i](); },
+          [verifiers](int i) { return verifiers[i](); })}});
+    }
   }
 
   if (!blas)
@@ -1011,18 +1248,19 @@ void forEachFamily(
 size_t plannedCases(const Runtime &rt, const Options &options) {
   size_t count = 0;
   size_t gemms = gemmSizes(rt, options).size();
-  for (const std::string &name : benchmarkNames(rt.backend))
+  for (const std::string &name : benchmarkNames(rt.backend, rt.devices))
     if (matchesFilter(options.filter, name + "/"))
       count += name.rfind("sgemm", 0) == 0 ? gemms : 1;
   return count;
 }
 
-std::vector<std::string> benchmarkNames(const std::string &backend) {
+std::vector<std::string> benchmarkNames(const std::string &backend,
+                                        int devices) {
   bool cuda = backend == "cuda";
   std::string ref = Result::referenceVariant(backend);
   std::vector<std::string> names;
-  names.push_back(std::string("device_copy/") +
-                  (cuda ? "cuMemcpyDtoD" : "vkCmdCopyBuffer") + "/" + backend);
+  names.push_back(std::string("device_copy/") + copyVariant(backend) + "/" +
+                  backend);
   std::vector<std::string> kernels = {"fma_chain"};
   for (const char *type : {"f32", "f64"})
     for (const char *k : {"copy", "mul", "add", "triad", "dot"})
@@ -1033,9 +1271,14 @@ std::vector<std::string> benchmarkNames(const std::string &backend) {
     kernels.push_back(k);
   for (const std::string &k : kernels) {
     names.push_back(k + "/kiln/" + backend);
-    names.push_back(k + "/" + ref + "/" + backend);
-    if (!cuda && k.rfind("stream_", 0) == 0 && k.find("_f32") != k.npos)
+    if (!ref.empty())
+      names.push_back(k + "/" + ref + "/" + backend);
+    bool streamKernel = k.rfind("stream_", 0) == 0;
+    if (backend == "vulkan" && streamKernel && k.find("_f32") != k.npos)
       names.push_back(k + "/" + kAddressVariant + "/" + backend);
+    if (devices > 1 && (streamKernel || k.rfind("sgemm_", 0) == 0))
+      names.push_back(k + "/" + Result::multiDeviceVariant(devices) + "/" +
+                      backend);
   }
   if (cuda)
     names.push_back("sgemm/cublas/cuda");

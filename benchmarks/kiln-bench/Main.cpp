@@ -1,6 +1,6 @@
 //===- Main.cpp - kiln-bench: GPU throughput of Kiln's kernels ------------===//
 //
-// kiln-bench [--backend=vulkan|cuda|all] [--device=INDEX|NAME]
+// kiln-bench [--backend=vulkan|cuda|spirv-cpu|all] [--device=A,B,...]
 //            [--filter=REGEX] [--size=N] [--gemm-sizes=N,N,...]
 //            [--reps=N] [--warmup=N] [--max-seconds=S] [--smoke]
 //            [--json=FILE] [--csv=FILE] [--plot=FILE.svg|FILE.png] [--list]
@@ -9,7 +9,10 @@
 // Runs the kernels of benchmarks/kernels/ (compiled by Kiln at build time)
 // next to hand-written references and the device's own copy on each
 // backend, on Google Benchmark (Runner.cpp), checks every result and
-// reports each case's throughput and Kiln's ratios to the references. Exit
+// reports each case's throughput and Kiln's ratios to the references; with
+// several devices listed, the stream and SGEMM kernels also run on all of
+// them at once, with their aggregate throughput, each device's and the
+// scaling efficiency. Exit
 // status: 0 when everything that ran was correct, 1 when a result was
 // wrong or a backend asked for by name is missing, 2 on a usage error.
 //
@@ -20,6 +23,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -41,11 +45,19 @@ static void usage(FILE *to) {
   std::fprintf(
       to,
       "usage: kiln-bench [options] [--benchmark_...]\n"
-      "  --backend=vulkan|cuda|all  backends to run (default all: those with "
-      "a device)\n"
-      "  --device=INDEX|NAME        device of each backend (as "
+      "  --backend=vulkan|cuda|spirv-cpu|all\n"
+      "                             backends to run (default all: Vulkan and "
+      "CUDA where\n"
+      "                             they have a device; spirv-cpu, the host "
+      "CPU, when named)\n"
+      "  --device=A,B,...           each backend's devices (as "
       "KILN_VULKAN_DEVICE /\n"
-      "                             KILN_CUDA_DEVICE)\n"
+      "                             KILN_CUDA_DEVICE / "
+      "KILN_SPIRV_CPU_DEVICE): an index,\n"
+      "                             name or UUID each; with several, the "
+      "stream and SGEMM\n"
+      "                             kernels also run on all at once "
+      "(kiln_xN)\n"
       "  --filter=REGEX             run the benchmarks whose "
       "kernel/variant/backend/size\n"
       "                             matches (a leading '-' excludes; as "
@@ -155,12 +167,12 @@ static bool parseOptions(int argc, char **argv, Options &o,
       std::string b = v;
       if (b == "all")
         o.backends = {"vulkan", "cuda"};
-      else if (b == "vulkan" || b == "cuda")
+      else if (b == "vulkan" || b == "cuda" || b == "spirv-cpu")
         o.backends = {b};
       else {
         std::fprintf(stderr,
                      "kiln-bench: unknown --backend='%s' (vulkan, "
-                     "cuda or all)\n",
+                     "cuda, spirv-cpu or all)\n",
                      v);
         return false;
       }
@@ -271,8 +283,11 @@ int main(int argc, char **argv) {
   if (!parseOptions(argc, argv, options, rest))
     return 2;
   if (options.list) {
+    // The devices the list names, without opening them.
+    int devices =
+        1 + int(std::count(options.device.begin(), options.device.end(), ','));
     for (const std::string &backend : options.backends)
-      for (const std::string &name : benchmarkNames(backend))
+      for (const std::string &name : benchmarkNames(backend, devices))
         if (matchesFilter(options.filter, name + "/"))
           std::printf("%s\n", name.c_str());
     return 0;
@@ -313,23 +328,38 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  Reporter reporter(options);
+  int devices = 1;
+  for (const Runtime &rt : runtimes)
+    devices = std::max(devices, rt.devices);
+  Reporter reporter(options, devices);
   if (!reporter.error.empty()) {
     std::fprintf(stderr, "kiln-bench: %s\n", reporter.error.c_str());
     return 1;
   }
   size_t cases = 0;
   for (const Runtime &rt : runtimes) {
-    benchmark::AddCustomContext("kiln_" + rt.backend + "_device",
-                                rt.deviceName + " (" + rt.deviceDetails + "; " +
-                                    rt.deviceDriver + ")");
+    std::string key = "kiln_" + rt.backend;
+    std::replace(key.begin(), key.end(), '-', '_');
+    benchmark::AddCustomContext(key + "_device", rt.deviceName + " (" +
+                                                     rt.deviceDetails + "; " +
+                                                     rt.deviceDriver + ")");
+    if (rt.devices > 1)
+      benchmark::AddCustomContext(
+          key + "_devices",
+          std::to_string(rt.devices) +
+              (options.device.empty() ? ""
+                                      : " (--device=" + options.device + ")"));
     cases += plannedCases(rt, options);
   }
   Progress progress(cases, options.reps);
   std::vector<Result> results;
   for (Runtime &rt : runtimes) {
-    std::fprintf(stderr, "kiln-bench: %s on %s\n", rt.backend.c_str(),
-                 rt.deviceName.c_str());
+    if (rt.devices > 1)
+      std::fprintf(stderr, "kiln-bench: %s on %s (device 0 of %d)\n",
+                   rt.backend.c_str(), rt.deviceName.c_str(), rt.devices);
+    else
+      std::fprintf(stderr, "kiln-bench: %s on %s\n", rt.backend.c_str(),
+                   rt.deviceName.c_str());
     forEachFamily(
         rt, options,
         [&](std::vector<Group> &groups) {

@@ -2,9 +2,12 @@
 //
 // After Google Benchmark's own reports (Runner.cpp): the summary table on
 // stdout with each case's best and median throughput, its share of the
-// run's measured peak and Kiln's ratios to the reference, the goals of the
-// benchmark checked against this run, and a chart drawn by gnuplot with one
-// panel per unit and one of the ratios against the goal.
+// run's measured peak and Kiln's ratios to the reference, the table of the
+// kernels on several devices at once (aggregate, each device, device 0
+// alone, scaling efficiency), the goals of the benchmark checked against
+// this run, and a chart drawn by gnuplot with one panel per unit, one of
+// the ratios against the goal, and for several devices one panel per unit
+// and one of the scaling efficiency.
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,7 +110,8 @@ void report(std::vector<Result> &results, const std::vector<Runtime> &runtimes,
       flopPeak[r.backend] = std::max(flopPeak[r.backend], r.best());
   }
   for (Result &r : results) {
-    if (r.failed || r.samples.us.empty())
+    // A peak is one device's: the rows of several devices have none.
+    if (r.failed || r.samples.us.empty() || r.multiDevice())
       continue;
     if (r.unit == "GB/s" && bandwidthPeak.count(r.backend))
       r.percentOfPeak = r.best() / bandwidthPeak[r.backend] * 100;
@@ -121,11 +125,20 @@ void report(std::vector<Result> &results, const std::vector<Runtime> &runtimes,
                 rt.deviceDetails.c_str(), rt.deviceDriver.c_str());
     if (const Datasheet *d = datasheetFor(rt.deviceName))
       std::printf("  datasheet, for context only: %s\n", d->what);
+    if (rt.devices > 1)
+      std::printf("  %d devices listed%s: the kiln_x%d rows run Kiln's "
+                  "kernel on all of them at once\n",
+                  rt.devices,
+                  options.device.empty()
+                      ? ""
+                      : (" (--device=" + options.device + ")").c_str(),
+                  rt.devices);
   }
   std::printf(
       "up to %u repetitions after %u warm-up%s, Kiln's and the reference's "
       "interleaved in random order; GPU time from timestamp queries (Vulkan) "
-      "/ CUDA events; launches: host time\n",
+      "/ CUDA events / the workers' time (spirv-cpu); launches and several "
+      "devices at once: host time\n",
       options.reps, options.warmup, options.warmup == 1 ? "" : "s");
   std::printf("%% peak: of this run's device copy (GB/s) or FMA chain "
               "(GFLOP/s)\n");
@@ -156,6 +169,44 @@ void report(std::vector<Result> &results, const std::vector<Runtime> &runtimes,
   for (const Result &r : results)
     if (r.failed)
       std::printf("FAILED %s: %s\n", r.name().c_str(), r.error.c_str());
+
+  // The kernels on several devices at once.
+  int devices = 0;
+  for (const Result &r : results)
+    if (r.multiDevice() && !r.failed && !r.samples.us.empty())
+      devices = std::max(devices, r.devices);
+  if (devices > 1) {
+    std::printf(
+        "\non several devices at once (median throughput): aggregate = all "
+        "devices' work over the time of the slowest (from their common "
+        "start); device i = its own work over its own time; alone = device "
+        "0 by itself, measured the same way in each repetition; efficiency = "
+        "aggregate / (devices x alone), paired: the median over the "
+        "repetitions, best: of the best times\n\n");
+    std::vector<std::vector<std::string>> table = {
+        {"kernel", "backend", "size", "devices", "aggregate"}};
+    for (int i = 0; i < devices; ++i)
+      table[0].push_back("device " + std::to_string(i));
+    for (const char *column :
+         {"alone", "unit", "efficiency paired", "efficiency best"})
+      table[0].push_back(column);
+    for (const Result &r : results) {
+      if (!r.multiDevice() || r.failed || r.samples.us.empty())
+        continue;
+      std::vector<std::string> line = {r.kernel, r.backend, r.size,
+                                       std::to_string(r.devices),
+                                       number(r.median())};
+      for (int i = 0; i < devices; ++i)
+        line.push_back(
+            i < r.devices ? number(r.deviceRate(r.perDevice[i].median())) : "");
+      line.push_back(number(r.deviceRate(r.alone.median())));
+      line.push_back(r.unit);
+      line.push_back(fixed(r.efficiencyPaired(), 2));
+      line.push_back(fixed(r.efficiencyBest(), 2));
+      table.push_back(std::move(line));
+    }
+    printTable(table, 3, size_t(4 + devices + 2));
+  }
 
   // The goals, checked against this run.
   std::vector<std::string> goals;
@@ -212,6 +263,8 @@ struct Panel {
   std::vector<std::string> groups, series;
   std::map<std::pair<std::string, std::string>, double> value;
   bool ratios = false;
+  /// The scaling efficiency: a line at 1 (every device as fast as alone).
+  bool efficiency = false;
 
   void add(const std::string &group, const std::string &bar, double v) {
     if (std::find(groups.begin(), groups.end(), group) == groups.end())
@@ -225,11 +278,25 @@ struct Panel {
 /// The same colour for a variant (or, in the ratio panel, a backend) in
 /// every panel; the CUDA backend's bars are hatched.
 std::string seriesStyle(const std::string &series) {
+  // The panels of several devices: the aggregate, each device, device 0
+  // alone.
+  static const char *const deviceColours[] = {"#7570b3", "#d95f02", "#e7298a",
+                                              "#66a61e", "#e6ab02"};
+  if (series.rfind("device ", 0) == 0) {
+    unsigned index = unsigned(std::atoi(series.c_str() + 7));
+    return std::string("lc rgb '") + deviceColours[index % 5] + "'";
+  }
   static const std::pair<const char *, const char *> colours[] = {
-      {"kiln ", "#1b9e77"},          {"glsl ", "#7570b3"},
-      {"cuda cuda", "#d95f02"},      {"cublas ", "#e7298a"},
-      {"vkCmdCopyBuffer ", "#666666"}, {"cuMemcpyDtoD ", "#666666"},
-      {"vulkan vs ", "#1b9e77"},     {"cuda vs ", "#d95f02"}};
+      {"aggregate ", "#1b9e77"},
+      {"alone ", "#666666"},
+      {"kiln ", "#1b9e77"},
+      {"glsl ", "#7570b3"},
+      {"cuda cuda", "#d95f02"},
+      {"cublas ", "#e7298a"},
+      {"vkCmdCopyBuffer ", "#666666"},
+      {"cuMemcpyDtoD ", "#666666"},
+      {"vulkan vs ", "#1b9e77"},
+      {"cuda vs ", "#d95f02"}};
   std::string colour = "#a6761d";
   for (auto [prefix, value] : colours)
     if (series.rfind(prefix, 0) == 0) {
@@ -265,8 +332,39 @@ bool writePlot(const std::string &path, const std::vector<Result> &results,
                  "repetitions; above 1: Kiln is faster)";
   ratios.ylabel = "kiln / reference";
   ratios.ratios = true;
+  // The kernels on several devices at once: a panel per unit (the
+  // aggregate, each device and device 0 alone, at the medians) and one of
+  // the scaling efficiency.
+  std::vector<Panel> multiPanels;
+  Panel efficiency;
+  efficiency.title = "scaling efficiency: aggregate / (devices x device 0 "
+                     "alone), median";
+  efficiency.ylabel = "efficiency";
+  efficiency.efficiency = true;
   for (const Result &r : results) {
-    if (r.failed || r.samples.us.empty())
+    if (r.failed || r.samples.us.empty() || !r.multiDevice())
+      continue;
+    auto panel =
+        std::find_if(multiPanels.begin(), multiPanels.end(),
+                     [&](const Panel &p) { return p.ylabel == r.unit; });
+    if (panel == multiPanels.end()) {
+      multiPanels.push_back(Panel());
+      panel = multiPanels.end() - 1;
+      panel->ylabel = r.unit;
+      panel->title = "on several devices at once, median throughput (" +
+                     r.unit + "); alone: device 0 by itself";
+    }
+    std::string group =
+        r.kernel + " " + r.size + " x" + std::to_string(r.devices);
+    panel->add(group, "aggregate " + r.backend, r.median());
+    for (int i = 0; i < r.devices; ++i)
+      panel->add(group, "device " + std::to_string(i) + " " + r.backend,
+                 r.deviceRate(r.perDevice[i].median()));
+    panel->add(group, "alone " + r.backend, r.deviceRate(r.alone.median()));
+    efficiency.add(group, r.backend, r.efficiencyPaired());
+  }
+  for (const Result &r : results) {
+    if (r.failed || r.samples.us.empty() || r.multiDevice())
       continue;
     auto panel =
         std::find_if(panels.begin(), panels.end(),
@@ -282,12 +380,15 @@ bool writePlot(const std::string &path, const std::vector<Result> &results,
     if (!std::isnan(r.ratioPaired))
       ratios.add(group, r.backend + " vs " + r.ratioOf, r.ratioPaired);
   }
+  if (!ratios.groups.empty())
+    panels.push_back(ratios);
+  panels.insert(panels.end(), multiPanels.begin(), multiPanels.end());
+  if (!efficiency.groups.empty())
+    panels.push_back(efficiency);
   if (panels.empty()) {
     error = "no results to plot";
     return false;
   }
-  if (!ratios.groups.empty())
-    panels.push_back(ratios);
   if (std::system("gnuplot --version >/dev/null 2>&1") != 0) {
     error = "--plot needs gnuplot (apt-get install gnuplot-nox)";
     return false;
@@ -344,6 +445,9 @@ bool writePlot(const std::string &path, const std::vector<Result> &results,
         out << ", " << kRatioGoal
             << " with lines lw 2 dt 2 lc rgb 'red' title 'goal " << kRatioGoal
             << "', 1 with lines lc rgb 'gray' notitle";
+      if (p.efficiency)
+        out << ", 1 with lines lw 2 dt 2 lc rgb 'gray' title 'every device "
+               "as fast as alone'";
       out << "\n";
     }
     out << "unset multiplot\n";

@@ -13,7 +13,9 @@
 // Google Benchmark's reporters (console, JSON, CSV) see every group through
 // one Reporter, which adds each run's throughput and the ratios as
 // counters, shows the aggregates on the console and writes everything to
-// the files.
+// the files. With several devices listed, it also adds the multi-device
+// counters: the device count, the aggregate throughput, each device's,
+// device 0's alone and the scaling efficiency.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,6 +73,27 @@ double Result::rate(double us) const {
 }
 double Result::best() const { return rate(samples.best()); }
 double Result::median() const { return rate(samples.median()); }
+double Result::deviceRate(double us) const {
+  Result one = *this;
+  one.work = work / std::max(devices, 1);
+  return one.rate(us);
+}
+
+double Result::efficiencyPaired() const {
+  size_t n = std::min(alone.us.size(), samples.us.size());
+  if (!multiDevice() || n == 0)
+    return NAN;
+  Samples ratios;
+  for (size_t k = 0; k < n; ++k)
+    ratios.us.push_back(alone.us[k] / samples.us[k]);
+  return ratios.median();
+}
+
+double Result::efficiencyBest() const {
+  if (!multiDevice() || alone.us.empty() || samples.us.empty())
+    return NAN;
+  return alone.best() / samples.best();
+}
 
 //===----------------------------------------------------------------------===//
 // Progress
@@ -113,9 +136,32 @@ double fastest(const std::vector<double> &v) {
   return v.empty() ? 0 : *std::min_element(v.begin(), v.end());
 }
 
+/// The microseconds of `samples` that `run` reports: its repetition's, or
+/// the statistic it is (NaN for the spread statistics).
+double timeOf(const Run &run, const Samples &samples) {
+  const std::vector<double> &us = samples.us;
+  if (us.empty())
+    return NAN;
+  if (run.run_type == Run::RT_Iteration)
+    return run.repetition_index >= 0 && size_t(run.repetition_index) < us.size()
+               ? us[run.repetition_index]
+               : NAN;
+  if (run.aggregate_name == "mean") {
+    double total = 0;
+    for (double v : us)
+      total += v;
+    return total / double(us.size());
+  }
+  if (run.aggregate_name == "median")
+    return samples.median();
+  if (run.aggregate_name == "fastest")
+    return samples.best();
+  return NAN;
+}
+
 } // namespace
 
-Reporter::Reporter(const Options &options) {
+Reporter::Reporter(const Options &options, int devices) : devices(devices) {
   bool color = isatty(fileno(stdout));
   console = std::make_unique<benchmark::ConsoleReporter>(
       color ? benchmark::ConsoleReporter::OO_ColorTabular
@@ -177,20 +223,48 @@ void Reporter::flush(const std::map<std::string, const Result *> &rows) {
         run.counters[r->unit == "GB/s" ? "bytes_per_second"
                                        : "items_per_second"] = perSecond;
       }
+      // The same columns on every row (CSV wants it): 0 where there is
+      // no reference, and in the spread statistics (of a constant).
+      auto value = [&](double v) {
+        return std::isnan(v) || !timeStatistic ? 0.0 : v;
+      };
       if (r) {
-        // The same columns on every row (CSV wants it): 0 where there is
-        // no reference, and in the spread statistics (of a constant).
-        auto value = [&](double v) {
-          return std::isnan(v) || !timeStatistic ? 0.0 : v;
-        };
         run.counters["ratio_paired"] = value(r->ratioPaired);
         run.counters["ratio_best"] = value(r->ratioBest);
       }
+      // With several devices listed, every row has the multi-device
+      // columns; a case on one device has devices 1 and zeros, and the
+      // spread statistics have zeros. Throughputs are per second, in bytes
+      // or flops as the row's own.
+      bool multi = r && r->multiDevice() && !run.error_occurred;
+      benchmark::UserCounters added;
+      if (r && devices > 1) {
+        auto perSecond = [&](double work, const Samples &samples) {
+          return multi ? value(work / (timeOf(run, samples) * 1e-6)) : 0.0;
+        };
+        double share = r->work / std::max(r->devices, 1);
+        added["devices"] = value(multi ? r->devices : 1);
+        added["aggregate_per_second"] = perSecond(r->work, r->samples);
+        for (int i = 0; i < devices; ++i)
+          added["device" + std::to_string(i) + "_per_second"] =
+              multi && i < r->devices ? perSecond(share, r->perDevice[i]) : 0.0;
+        added["alone_per_second"] = perSecond(share, r->alone);
+        added["efficiency"] = multi ? value(r->efficiencyPaired()) : 0.0;
+        added["efficiency_best"] = multi ? value(r->efficiencyBest()) : 0.0;
+      }
+      for (const auto &[name, counter] : added)
+        run.counters[name] = counter;
       // The console shows the statistics of each case, or its one
-      // repetition when there is just one, and every error.
+      // repetition when there is just one, and every error; the
+      // multi-device columns only on the rows of several devices (under a
+      // header of their own).
       if (run.error_occurred || run.run_type == Run::RT_Aggregate ||
-          run.repetitions <= 1)
+          run.repetitions <= 1) {
         shown.push_back(run);
+        if (!multi)
+          for (const auto &entry : added)
+            shown.back().counters.erase(entry.first);
+      }
     }
     if (!shown.empty())
       console->ReportRuns(shown);
@@ -262,6 +336,8 @@ bool measureGroup(Runtime &rt, const Options &options, Group &group,
     r.size = c.size;
     r.unit = c.unit;
     r.work = c.work;
+    r.devices = c.devices;
+    r.perDevice.resize(std::max(c.devices, 0));
     // Checked before any timing: a wrong result is never a number.
     std::string error = guarded([&] { return c.check(); });
     double last = 0;
@@ -332,6 +408,11 @@ bool measureGroup(Runtime &rt, const Options &options, Group &group,
             }
             state.SetIterationTime(us * 1e-6);
             r.samples.us.push_back(us);
+            if (c->round) {
+              r.alone.us.push_back(c->round->aloneUs);
+              for (size_t i = 0; i < r.perDevice.size(); ++i)
+                r.perDevice[i].us.push_back(c->round->deviceUs[i]);
+            }
             progress.repetition(name);
           }
         });
@@ -378,8 +459,12 @@ bool measureGroup(Runtime &rt, const Options &options, Group &group,
   }
   reporter.flush(rows);
   for (size_t i = first; i < results.size(); ++i)
-    if (results[i].failed)
+    if (results[i].failed) {
       results[i].samples.us.clear();
+      results[i].alone.us.clear();
+      for (Samples &device : results[i].perDevice)
+        device.us.clear();
+    }
   return !fatal;
 }
 

@@ -44,10 +44,14 @@ private:
 /// each run's throughput (bytes_per_second for GB/s, items_per_second for
 /// flops and launches) and the ratios (ratio_paired, ratio_best; 0 where
 /// there is no reference) and hands them on: the aggregates to the
-/// console, everything to the --json and --csv files.
+/// console, everything to the --json and --csv files. When a runtime has
+/// `devices` > 1 devices, every row also gets the multi-device counters
+/// (devices, aggregate_per_second, device<i>_per_second for i <
+/// `devices`, alone_per_second, efficiency, efficiency_best; 1 and zeros
+/// on the rows of one device).
 class Reporter : public benchmark::BenchmarkReporter {
 public:
-  explicit Reporter(const Options &options);
+  Reporter(const Options &options, int devices);
   ~Reporter() override;
   /// Why a file could not be opened, if one could not.
   std::string error;
@@ -72,6 +76,7 @@ private:
   std::vector<File> files;
   std::vector<std::vector<Run>> pending;
   bool contextReported = false;
+  int devices;
 };
 
 /// Checks the cases of `group`, warms up those that are right, measures

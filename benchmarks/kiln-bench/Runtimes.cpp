@@ -1,12 +1,15 @@
 //===- Runtimes.cpp - Opening Kiln's runtimes for kiln-bench --------------===//
 //
-// Both runtimes export the same mgpu* entry points, so kiln-bench opens each
+// The runtimes export the same mgpu* entry points, so kiln-bench opens each
 // shared library with dlopen (RTLD_LOCAL) and drives it through its C++
-// interface (kilnVulkanRuntime / kilnCudaRuntime), whose calls return
-// errors: a benchmark that fails is reported, and the others go on. Before a
-// runtime is used, a probe checks that its driver and a device are there;
-// without them kiln-bench skips the backend (or, when it was asked for by
-// name, stops with the reason).
+// interface (kilnVulkanRuntime / kilnCudaRuntime / kilnSpirvCpuRuntime),
+// whose calls return errors: a benchmark that fails is reported, and the
+// others go on. Before a GPU runtime is used, a probe checks that its
+// driver and a device are there; without them kiln-bench skips the backend
+// (or, when it was asked for by name, stops with the reason). The device
+// list (--device) is the runtime's option, set before its first use; the
+// runtime opens every listed device up front, so a bad entry is the
+// backend's error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -133,14 +136,53 @@ static bool resolve(void *handle, F &fn, const char *name, std::string &why) {
   return fn != nullptr;
 }
 
+/// Finishes opening the spirv-cpu runtime: its device (the host CPU, as the
+/// runtime describes it), then the benchmark kernels' host code, whose
+/// constructors register them with the runtime (already open, so the
+/// library's dependency on it is that copy).
+static bool openSpirvCpu(Runtime &rt, std::string &why) {
+  kiln::rt::Expected<std::string> text = rt.api->describeDevices();
+  if (!text) {
+    why = text.error().message();
+    return false;
+  }
+  // The description's first line is "0: MODEL"; the fields follow, one
+  // "  NAME: VALUE" line each.
+  std::string first = text->substr(0, text->find('\n'));
+  size_t colon = first.find(": ");
+  rt.deviceName = colon == std::string::npos ? first : first.substr(colon + 2);
+  auto field = [&](const std::string &name) -> std::string {
+    size_t at = text->find("  " + name + ": ");
+    if (at == std::string::npos)
+      return "?";
+    at += name.size() + 4;
+    return text->substr(at, text->find_first_of(" \n", at) - at);
+  };
+  rt.deviceDetails = "CPU, spirv-cpu, " + field("worker threads") +
+                     " worker threads, subgroup " + field("subgroup size");
+  rt.deviceDriver = "Kiln's spirv-cpu runtime";
+  rt.isCPU = true;
+  rt.lastLevelCacheBytes = cpuLastLevelCache();
+  std::string kernels =
+      executableDir() + "/../lib/libkiln_bench_spirv_cpu_kernels.so";
+  if (!dlopen(kernels.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+    const char *error = dlerror();
+    why = "cannot open " + kernels + ": " + (error ? error : "");
+    return false;
+  }
+  return true;
+}
+
 bool openRuntime(const std::string &backend, const std::string &device,
                  Runtime &rt, std::string &why) {
   rt.backend = backend;
-  bool vulkan = backend == "vulkan";
-  if (!(vulkan ? probeVulkan(why) : probeCUDA(why)))
+  bool vulkan = backend == "vulkan", cpu = backend == "spirv-cpu";
+  // spirv-cpu's device is the host CPU: nothing to probe.
+  if (!cpu && !(vulkan ? probeVulkan(why) : probeCUDA(why)))
     return false;
+  std::string library = cpu ? "spirv_cpu" : backend;
   std::string path =
-      executableDir() + "/../lib/libkiln_" + backend + "_runtime.so";
+      executableDir() + "/../lib/libkiln_" + library + "_runtime.so";
   rt.handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!rt.handle) {
     const char *error = dlerror();
@@ -149,7 +191,10 @@ bool openRuntime(const std::string &backend, const std::string &device,
   }
   void *h = rt.handle;
   kiln::rt::Runtime *(*api)() = nullptr;
-  if (!resolve(h, api, vulkan ? "kilnVulkanRuntime" : "kilnCudaRuntime", why))
+  const char *accessor = vulkan ? "kilnVulkanRuntime"
+                         : cpu  ? "kilnSpirvCpuRuntime"
+                                : "kilnCudaRuntime";
+  if (!resolve(h, api, accessor, why))
     return false;
   rt.api = api();
   if (!device.empty()) {
@@ -164,6 +209,9 @@ bool openRuntime(const std::string &backend, const std::string &device,
     why = error.message();
     return false;
   }
+  rt.devices = rt.api->deviceCount();
+  if (cpu)
+    return openSpirvCpu(rt, why);
   if (vulkan) {
     int (*info)(KilnVulkanDeviceInfo *) = nullptr;
     if (!resolve(h, info, "kilnVulkanGetDeviceInfo", why))

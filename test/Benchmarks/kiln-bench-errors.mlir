@@ -3,7 +3,7 @@
 // RUN: not env KILN_CUDA_DRIVER=%t.nowhere %kiln_obj_root/bin/kiln-bench --backend=cuda 2>&1 | FileCheck %s --check-prefix=NODRIVER
 // NODRIVER: kiln-bench: cannot run on cuda: cannot open the CUDA driver {{.*}}nowhere
 // RUN: not %kiln_obj_root/bin/kiln-bench --backend=metal 2>&1 | FileCheck %s --check-prefix=BACKEND
-// BACKEND: kiln-bench: unknown --backend='metal' (vulkan, cuda or all)
+// BACKEND: kiln-bench: unknown --backend='metal' (vulkan, cuda, spirv-cpu or all)
 // RUN: not %kiln_obj_root/bin/kiln-bench --gemm-sizes=1024,100 2>&1 | FileCheck %s --check-prefix=GEMM
 // GEMM: kiln-bench: SGEMM size '100' must be a multiple of 64 up to 32768
 // RUN: not %kiln_obj_root/bin/kiln-bench --size=0 2>&1 | FileCheck %s --check-prefix=SIZE
