@@ -255,7 +255,8 @@ CUresult cuModuleLoadDataEx(Module **out, const void *image, unsigned n,
     for (size_t at = ptx.find(".entry "); at != std::string::npos;
          at = ptx.find(".entry ", at + 1)) {
       size_t begin = at + 7, end = ptx.find_first_of("( \n", begin);
-      auto *function = new Function{ptx.substr(begin, end - begin), module};
+      auto *function =
+          new Function{ptx.substr(begin, end - begin), module, {}, false};
       size_t open = ptx.find('(', end), body = ptx.find('{', end);
       if (open != std::string::npos && open < body) {
         size_t close = ptx.find(')', open);
@@ -281,7 +282,7 @@ CUresult cuModuleGetFunction(Function **f, Module *m, const char *name) {
       return 0;
     }
   if (m->anyName) {
-    m->functions.push_back(new Function{name, m});
+    m->functions.push_back(new Function{name, m, {}, false});
     *f = m->functions.back();
     return 0;
   }
