@@ -206,6 +206,14 @@ private:
   std::once_flag openOnce;
   Status openStatus; ///< Why opening the list failed (set once).
 
+  /// Held while a device is made and configured, and while the options or
+  /// the timing callback change (so that a device being made misses
+  /// neither); never taken under `mutex`. A device's configure takes the
+  /// device's own lock, and a launch holds that lock while it asks the
+  /// list (ownerOf, reportTiming) under `mutex`: making a device under
+  /// `mutex` would order the two locks both ways.
+  std::mutex making;
+
   mutable std::shared_mutex mutex; ///< Guards everything below.
   Options options;
   std::vector<std::string> list; ///< Read once, on first use.

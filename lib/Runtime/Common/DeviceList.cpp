@@ -6,9 +6,9 @@
 // Memory, copies and timing are in DeviceListMemory.cpp.
 //
 // Locking: `mutex` guards the tables only. No call into a device is made
-// while it is held, except into a device no other thread can reach yet (the
-// one device() is making), because a device calls back up (ownerOf, the
-// timing trampoline) while it holds its own lock.
+// while it is held, because a device calls back up (ownerOf, the timing
+// trampoline) while it holds its own lock. Devices are made one at a time
+// under `making`, which is taken before `mutex`, never under it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -126,13 +126,19 @@ DeviceList::DeviceList(const char *backend, const char *variable,
 
 DeviceList::~DeviceList() {
   // Modules, kernels and events hold device handles: release them while
-  // the devices still exist, then the devices, last made first.
-  std::unique_lock<std::shared_mutex> lock(mutex);
-  kernels.clear();
-  modules.clear();
-  events.clear();
-  while (!devices.empty())
-    devices.pop_back();
+  // the devices still exist, then the devices, last made first. A device
+  // goes without the tables' lock held: its destructor takes its own lock,
+  // which a launch holds while it asks the list under `mutex`.
+  std::vector<std::unique_ptr<Slot>> made;
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex);
+    kernels.clear();
+    modules.clear();
+    events.clear();
+    made.swap(devices);
+  }
+  while (!made.empty())
+    made.pop_back();
 }
 
 int DeviceList::currentIndex() const {
@@ -224,9 +230,18 @@ Expected<Runtime *> DeviceList::made(int index) {
                           " is not in the program's device list: it has " +
                           describeList(names, options.device, variable) +
                           ", numbered 0.." + std::to_string(names.size() - 1));
-  std::unique_lock<std::shared_mutex> lock(mutex);
-  if (Slot *slot = devices[index].get())
-    return slot->runtime.get();
+  // Made and configured under `making` only: its configure takes its own
+  // lock, which a launch holds while it asks the list under `mutex`.
+  std::lock_guard<std::mutex> makingLock(making);
+  Options given;
+  bool timed;
+  {
+    std::shared_lock<std::shared_mutex> lock(mutex);
+    if (Slot *slot = devices[index].get())
+      return slot->runtime.get();
+    given = options;
+    timed = timing || deviceTiming;
+  }
   auto slot = std::make_unique<Slot>();
   slot->list = this;
   slot->index = index;
@@ -235,9 +250,6 @@ Expected<Runtime *> DeviceList::made(int index) {
   place.count = static_cast<int>(names.size());
   place.ownerOf = [this](uintptr_t address) { return ownerOf(address); };
   slot->runtime = factory(place);
-  // No other thread reaches this device yet: calling it under the lock
-  // cannot wait for one that holds its lock.
-  Options given = options;
   given.device = names[index];
   if (Status status = slot->runtime->configure(given)) {
     if (names.size() > 1)
@@ -245,8 +257,9 @@ Expected<Runtime *> DeviceList::made(int index) {
                      names[index] + "'): ");
     return status;
   }
-  KILN_TRY(installTiming(*slot, timing || deviceTiming));
+  KILN_TRY(installTiming(*slot, timed));
   Runtime *made = slot->runtime.get();
+  std::unique_lock<std::shared_mutex> lock(mutex);
   devices[index] = std::move(slot);
   return made;
 }
@@ -257,6 +270,8 @@ int32_t DeviceList::deviceCount() {
 }
 
 Status DeviceList::configure(const Options &given) {
+  // No device is made meanwhile with the options before these.
+  std::lock_guard<std::mutex> makingLock(making);
   std::vector<Runtime *> made;
   {
     std::unique_lock<std::shared_mutex> lock(mutex);
@@ -522,6 +537,8 @@ Expected<void *> DeviceList::getFunction(void *handle, const char *name) {
   if (Expected<void *> function = functionOn(kernel, currentIndex());
       !function) {
     std::lock_guard<std::mutex> lock(module->mutex);
+    // Another thread may be looking the kernel up on another device.
+    std::lock_guard<std::mutex> kernelLock(kernel->mutex);
     if (kernel->functions.empty())
       module->kernels.erase(name);
     return function.error();

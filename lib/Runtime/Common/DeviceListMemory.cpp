@@ -209,6 +209,9 @@ Status DeviceList::setDeviceTimingCallback(KilnDeviceTimingCallback callback,
 
 Status DeviceList::setTiming(KilnTimingCallback plain,
                              KilnDeviceTimingCallback indexed, void *user) {
+  // A device made meanwhile takes the callback set here, or is in
+  // `devices` when they are collected below.
+  std::lock_guard<std::mutex> makingLock(making);
   std::vector<Slot *> made;
   {
     std::unique_lock<std::shared_mutex> lock(mutex);
