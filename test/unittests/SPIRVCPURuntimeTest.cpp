@@ -896,7 +896,9 @@ void workgroupOobKernel(Invocation *inv) {
   // Checked mode fills workgroup memory with 0xCD bytes.
   uint32_t bits;
   std::memcpy(&bits, &var[local], 4);
-  resource<uint32_t>(inv, 0)[inv->globalInvocationId[0]] = bits;
+  // One element per invocation of the grid: the two workgroups (0, 0, 0)
+  // and (0, 1, 0) run on different workers and must not share elements.
+  resource<uint32_t>(inv, 0)[inv->workgroupId[1] * 4 + local] = bits;
   uint32_t index = local == 2 && inv->workgroupId[1] == 1 ? 64 : local;
   __kiln_spirv_cpu_check(inv, 0, uint32_t(AccessKind::Read),
                          uint32_t(AccessSpace::Workgroup), 0, &var[index], 4);
