@@ -30,6 +30,17 @@
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define KILN_TSAN 1
+#endif
+#endif
+#if !defined(KILN_TSAN) && defined(__SANITIZE_THREAD__)
+#define KILN_TSAN 1
+#endif
+#ifdef KILN_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
 
 using namespace kiln;
 using namespace kiln::spirvcpu;
@@ -79,6 +90,13 @@ kiln_spirv_cpu_fiber_start:
   .size kiln_spirv_cpu_fiber_start, .-kiln_spirv_cpu_fiber_start
 )");
 #endif
+
+FiberContext::~FiberContext() {
+#ifdef KILN_TSAN
+  if (ownsTsanFiber)
+    __tsan_destroy_fiber(tsanFiber);
+#endif
+}
 
 FiberStack::~FiberStack() {
   if (mapping_)
@@ -133,6 +151,17 @@ void kiln::spirvcpu::prepareFiber(FiberContext &fiber, FiberStack &stack,
   // Frames of an abandoned run may have left their redzones poisoned.
   ASAN_UNPOISON_MEMORY_REGION(stack.bottom(), stack.size());
 #endif
+#ifdef KILN_TSAN
+  // ThreadSanitizer keeps each fiber's calls on a shadow stack of its own.
+  // A run ends by switching away without returning, which leaves its frames
+  // there: each run starts on a new one (without fiber records, the worker
+  // thread's shadow stack grew by every invocation's frames until it
+  // overflowed).
+  if (fiber.ownsTsanFiber)
+    __tsan_destroy_fiber(fiber.tsanFiber);
+  fiber.tsanFiber = __tsan_create_fiber(0);
+  fiber.ownsTsanFiber = true;
+#endif
 #if defined(__x86_64__)
   uintptr_t top = (reinterpret_cast<uintptr_t>(stack.bottom()) + stack.size()) &
                   ~uintptr_t(15);
@@ -166,6 +195,11 @@ void kiln::spirvcpu::switchFiber(FiberContext &from, FiberContext &to,
                                  to.stackBottom, to.stackSize);
 #else
   (void)finished;
+#endif
+#ifdef KILN_TSAN
+  if (!from.tsanFiber)
+    from.tsanFiber = __tsan_get_current_fiber();
+  __tsan_switch_to_fiber(to.tsanFiber, 0);
 #endif
 #if defined(__x86_64__)
   kiln_spirv_cpu_switch_context(&from.sp, to.sp);

@@ -5,8 +5,9 @@
 // worker thread that schedules its workgroup. x86-64 switches with a few
 // instructions of assembly (callee-saved registers, MXCSR and the x87
 // control word); other targets use ucontext. Switches are annotated for
-// AddressSanitizer. A fiber is never unwound: one that is abandoned (its
-// workgroup failed) is simply started again from its entry later.
+// AddressSanitizer and ThreadSanitizer. A fiber is never unwound: one that
+// is abandoned (its workgroup failed) is simply started again from its
+// entry later.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +49,11 @@ private:
 /// Where a suspended thread of control resumes: a worker's own stack or a
 /// fiber's.
 struct FiberContext {
+  FiberContext() = default;
+  FiberContext(const FiberContext &) = delete;
+  FiberContext &operator=(const FiberContext &) = delete;
+  ~FiberContext();
+
 #if defined(__x86_64__)
   void *sp = nullptr;
 #else
@@ -61,6 +67,11 @@ struct FiberContext {
   size_t stackSize = 0;
   /// AddressSanitizer's fake stack of this context while suspended.
   void *fakeStack = nullptr;
+  /// ThreadSanitizer's record of this context (null: none yet; a thread's
+  /// own is learnt at the first switch away from it), and whether it was
+  /// made for this context (prepareFiber), which then destroys it.
+  void *tsanFiber = nullptr;
+  bool ownsTsanFiber = false;
 };
 
 /// Makes `fiber` start `entry(arg)` on `stack` when it is next switched to.
