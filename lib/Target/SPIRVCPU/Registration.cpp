@@ -67,9 +67,21 @@ struct ModuleTables {
 };
 } // namespace
 
-static void defineConstant(OpBuilder &b, ModuleOp host, Location loc,
-                           StringRef name, Type type,
-                           function_ref<void(Fields &)> fill) {
+/// `base`, or `base_N` where `base` is taken in `host` (two modules' tables
+/// may meet: module `a`'s kernel `b_c` and module `a_b`'s kernel `c`).
+static std::string uniqueName(ModuleOp host, StringRef base) {
+  SymbolTable symbols(host);
+  std::string name = base.str();
+  for (unsigned i = 0; symbols.lookup(name); ++i)
+    name = (base + "_" + Twine(i)).str();
+  return name;
+}
+
+/// A constant global named `base` (or a unique name after it, returned).
+static std::string defineConstant(OpBuilder &b, ModuleOp host, Location loc,
+                                  StringRef base, Type type,
+                                  function_ref<void(Fields &)> fill) {
+  std::string name = uniqueName(host, base);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(host.getBody());
   auto global =
@@ -79,6 +91,7 @@ static void defineConstant(OpBuilder &b, ModuleOp host, Location loc,
   Fields fields{b, loc, LLVM::ZeroOp::create(b, loc, type)};
   fill(fields);
   LLVM::ReturnOp::create(b, loc, fields.value);
+  return name;
 }
 
 // Arrays hold at least one (zero) element, so that empty tables are valid.
@@ -99,29 +112,29 @@ static ModuleTables emitModuleTables(OpBuilder &b, ModuleOp host, Location loc,
   for (auto [i, text] : llvm::enumerate(state.sites))
     siteNames.push_back(
         stringGlobal(b, host, loc, prefix + "_site_" + Twine(i).str(), text));
-  tables.sitesName = prefix + "_sites";
-  defineConstant(b, host, loc, tables.sitesName,
-                 arrayOf(ptrType, siteNames.size()), [&](Fields &f) {
-                   for (auto [i, site] : llvm::enumerate(siteNames))
-                     f.address({int64_t(i)}, site);
-                 });
+  tables.sitesName =
+      defineConstant(b, host, loc, prefix + "_sites",
+                     arrayOf(ptrType, siteNames.size()), [&](Fields &f) {
+                       for (auto [i, site] : llvm::enumerate(siteNames))
+                         f.address({int64_t(i)}, site);
+                     });
 
   // Workgroup variables, shared by the kernels of the module.
   SmallVector<std::string> varTexts;
   for (auto [i, var] : llvm::enumerate(state.workgroupVars))
     varTexts.push_back(stringGlobal(
         b, host, loc, prefix + "_wg_" + Twine(i).str(), var.description));
-  tables.varsName = prefix + "_workgroup_vars";
   auto varType = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, ptrType});
-  defineConstant(b, host, loc, tables.varsName,
-                 arrayOf(varType, state.workgroupVars.size()), [&](Fields &f) {
-                   for (auto [i, var] : llvm::enumerate(state.workgroupVars)) {
-                     int64_t at = i;
-                     f.i32({at, 0}, var.offset);
-                     f.i32({at, 1}, var.bytes);
-                     f.address({at, 2}, varTexts[i]);
-                   }
-                 });
+  tables.varsName = defineConstant(
+      b, host, loc, prefix + "_workgroup_vars",
+      arrayOf(varType, state.workgroupVars.size()), [&](Fields &f) {
+        for (auto [i, var] : llvm::enumerate(state.workgroupVars)) {
+          int64_t at = i;
+          f.i32({at, 0}, var.offset);
+          f.i32({at, 1}, var.bytes);
+          f.address({at, 2}, varTexts[i]);
+        }
+      });
 
   for (auto [i, r] : llvm::enumerate(state.resources))
     tables.resourceTexts.push_back(stringGlobal(
@@ -148,43 +161,42 @@ static std::string emitKernelDesc(OpBuilder &b, ModuleOp host, Location loc,
   std::string kprefix = prefix + "_" + kernel;
   std::string nameGlobal =
       stringGlobal(b, host, loc, kprefix + "_name", kernel);
-  std::string resourcesName = kprefix + "_resources";
-  defineConstant(b, host, loc, resourcesName,
-                 arrayOf(resourceType, state.resources.size()), [&](Fields &f) {
-                   for (auto [i, r] : llvm::enumerate(state.resources)) {
-                     int64_t at = i;
-                     f.i32({at, 0}, uint32_t(r.kind));
-                     f.i32({at, 1}, r.set);
-                     f.i32({at, 2}, r.binding);
-                     f.i32({at, 3}, kernelGlobals.contains(r.symbol) ? 1 : 0);
-                     f.address({at, 4}, tables.resourceTexts[i]);
-                   }
-                 });
+  std::string resourcesName = defineConstant(
+      b, host, loc, kprefix + "_resources",
+      arrayOf(resourceType, state.resources.size()), [&](Fields &f) {
+        for (auto [i, r] : llvm::enumerate(state.resources)) {
+          int64_t at = i;
+          f.i32({at, 0}, uint32_t(r.kind));
+          f.i32({at, 1}, r.set);
+          f.i32({at, 2}, r.binding);
+          f.i32({at, 3}, kernelGlobals.contains(r.symbol) ? 1 : 0);
+          f.address({at, 4}, tables.resourceTexts[i]);
+        }
+      });
 
-  std::string descName = kprefix + "_desc";
   uint32_t flags =
       (state.usesBarrier ? uint32_t(abi::kUsesBarrier) : 0u) |
       (state.usesSubgroupOps ? uint32_t(abi::kUsesSubgroupOps) : 0u) |
       (state.checked ? uint32_t(abi::kChecked) : 0u) |
       (state.bounded ? uint32_t(abi::kBounded) : 0u) |
       (state.dynamicWorkgroup ? uint32_t(abi::kDynamicWorkgroup) : 0u);
-  defineConstant(b, host, loc, descName, descType, [&](Fields &f) {
-    uint32_t counts[] = {abi::kABIVersion,
-                         flags,
-                         state.workgroupBytes,
-                         state.privateBytes,
-                         uint32_t(state.resources.size()),
-                         uint32_t(state.workgroupVars.size()),
-                         uint32_t(state.sites.size()),
-                         state.stackBytes.lookup(kernel)};
-    for (auto [i, v] : llvm::enumerate(counts))
-      f.i32({int64_t(i)}, v);
-    StringRef pointers[] = {nameGlobal, resourcesName, tables.varsName,
-                            tables.sitesName};
-    for (auto [i, target] : llvm::enumerate(pointers))
-      f.address({int64_t(8 + i)}, target);
-  });
-  return descName;
+  return defineConstant(
+      b, host, loc, kprefix + "_desc", descType, [&](Fields &f) {
+        uint32_t counts[] = {abi::kABIVersion,
+                             flags,
+                             state.workgroupBytes,
+                             state.privateBytes,
+                             uint32_t(state.resources.size()),
+                             uint32_t(state.workgroupVars.size()),
+                             uint32_t(state.sites.size()),
+                             state.stackBytes.lookup(kernel)};
+        for (auto [i, v] : llvm::enumerate(counts))
+          f.i32({int64_t(i)}, v);
+        StringRef pointers[] = {nameGlobal, resourcesName, tables.varsName,
+                                tables.sitesName};
+        for (auto [i, target] : llvm::enumerate(pointers))
+          f.address({int64_t(8 + i)}, target);
+      });
 }
 
 /// The constructor that registers the module's kernels.
@@ -198,7 +210,7 @@ emitConstructor(OpBuilder &b, ModuleOp host, Location loc,
       LLVM::LLVMVoidType::get(ctx), {b.getI64Type(), ptrType, ptrType});
   LLVM::LLVMFuncOp registerFn =
       declareFunction(b, host, kRegisterFn, registerType);
-  std::string ctorName = prefix + "_register";
+  std::string ctorName = uniqueName(host, prefix + "_register");
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(host.getBody());
   auto ctor = LLVM::LLVMFuncOp::create(
@@ -230,7 +242,10 @@ void kiln::spirvtocpu::emitRegistration(
   MLIRContext *ctx = host.getContext();
   OpBuilder b(ctx);
   Location loc = gpuModule.getLoc();
-  std::string prefix = ("__kiln_cpu_" + gpuModule.getName()).str();
+  // The tables and the constructor are named apart from the kernels'
+  // functions (`__kiln_cpu_<module>_<function>`, SPIRVToCPU.cpp), so that no
+  // kernel name (`register`, `sites`) can be one of theirs.
+  std::string prefix = ("__kiln_cpu." + gpuModule.getName()).str();
 
   ModuleTables tables = emitModuleTables(b, host, loc, prefix, state);
   SmallVector<std::pair<std::string, std::string>> registered;

@@ -6,8 +6,8 @@
 // RUN: kiln-opt %s --kiln-gpu-to-spirv-cpu | FileCheck %s
 // RUN: kiln-opt %s --kiln-gpu-to-spirv-cpu=checked=true | FileCheck %s --check-prefix=CHECKED
 
-// CHECK-DAG: llvm.mlir.global private constant @__kiln_cpu_main_kernel_site_0("{{.*}}spirv-to-cpu.mlir:[[@LINE+47]]:5\00")
-// CHECK-DAG: llvm.mlir.global private constant @__kiln_cpu_main_kernel_res_0("argument 0 (memref<4x64xf32>)\00")
+// CHECK-DAG: llvm.mlir.global private constant @__kiln_cpu.main_kernel_site_0("{{.*}}spirv-to-cpu.mlir:[[@LINE+47]]:5\00")
+// CHECK-DAG: llvm.mlir.global private constant @__kiln_cpu.main_kernel_res_0("argument 0 (memref<4x64xf32>)\00")
 // CHECK-DAG: llvm.func @__kiln_spirv_cpu_barrier(!llvm.ptr, i32)
 // The container is still there, for mgpuModuleLoad.
 // CHECK-DAG: gpu.binary @main_kernel
@@ -22,9 +22,9 @@
 // CHECK: llvm.getelementptr %arg0[32] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK: llvm.getelementptr %arg0[16] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK: llvm.call @__kiln_spirv_cpu_barrier(%arg0, %{{.*}}) : (!llvm.ptr, i32) -> ()
-// CHECK: llvm.func internal @__kiln_cpu_main_kernel_register()
+// CHECK: llvm.func internal @__kiln_cpu.main_kernel_register()
 // CHECK: llvm.call @__kiln_spirv_cpu_register(%{{.*}}, %{{.*}}, %{{.*}}) : (i64, !llvm.ptr, !llvm.ptr) -> ()
-// CHECK: llvm.mlir.global_ctors ctors = [@__kiln_cpu_main_kernel_register], priorities = [100 : i32]
+// CHECK: llvm.mlir.global_ctors ctors = [@__kiln_cpu.main_kernel_register], priorities = [100 : i32]
 
 // Checked mode: each buffer and workgroup access asks the runtime first
 // (read 0, write 1; resource 0, workgroup 1), and the kernel's flags say so
@@ -38,7 +38,7 @@
 // CHECKED-NEXT: llvm.load
 // CHECKED: llvm.call @__kiln_spirv_cpu_check(%arg0,
 // CHECKED-NEXT: llvm.store
-// CHECKED: llvm.mlir.global private constant @__kiln_cpu_main_kernel_main_kernel_desc()
+// CHECKED: llvm.mlir.global private constant @__kiln_cpu.main_kernel_main_kernel_desc()
 // CHECKED: llvm.mlir.constant(5 : i32) : i32
 
 func.func @main() {

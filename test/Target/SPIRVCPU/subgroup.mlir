@@ -33,7 +33,7 @@
 // CHECK-NEXT: llvm.fence seq_cst
 // The kernel's flags (after the ABI version): subgroup operations (2) and
 // bounded accesses (16).
-// CHECK: llvm.mlir.global private constant @__kiln_cpu_kernels_main_desc()
+// CHECK: llvm.mlir.global private constant @__kiln_cpu.kernels_main_desc()
 // CHECK-NEXT: llvm.mlir.zero
 // CHECK-NEXT: llvm.mlir.constant({{[0-9]+}} : i32) : i32
 // CHECK-NEXT: llvm.insertvalue
