@@ -217,13 +217,8 @@ public:
     void *fn;
     if (variant == "kiln") {
       abi = ABI::Kiln;
-      // The spirv-cpu build calls the register-tiled SGEMM kernel
-      // `register_tiled` (benchmarks/CMakeLists.txt).
-      std::string name = kilnFunction;
-      if (rt.backend == "spirv-cpu" && kilnModule == "sgemm" &&
-          name == "register")
-        name = "register_tiled";
-      fn = function("kiln-" + rt.backend + "/" + kilnModule, name, why);
+      fn = function("kiln-" + rt.backend + "/" + kilnModule, kilnFunction,
+                    why);
     } else if (variant == kAddressVariant) {
       abi = ABI::Kiln;
       fn = function("kiln-" + rt.backend + "/" + kilnModule + "_address",
