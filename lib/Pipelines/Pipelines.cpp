@@ -81,6 +81,9 @@ void kiln::buildGPUToSPIRVPassPipeline(
 }
 
 void kiln::buildHostToLLVMPassPipeline(OpPassManager &pm) {
+  // @a::@b_c and @a_b::@c would share a kernel name global in the LLVM
+  // translation of gpu.launch_func.
+  pm.addPass(kiln::createKilnUniqueKernelNames());
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createConvertLinalgToLoopsPass());
   // gpu-to-llvm lowers the async forms of gpu.alloc / memcpy / memset /

@@ -61,6 +61,30 @@ def KilnRegisterHostMemRefs
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def KilnUniqueKernelNames : Pass<"kiln-unique-kernel-names", "::mlir::ModuleOp"> {
+  let summary = "Rename GPU binaries whose <binary>_<kernel> names would meet";
+  let description = [{
+    The LLVM translation of `gpu.launch_func` keeps each kernel's name in a
+    global called `<binary>_<kernel>_name` and reuses a global of that name
+    when it exists, so `@a::@b_c` and `@a_b::@c` both launch kernel `b_c`:
+    the second fails to find it, or, where its binary has a `b_c` too, runs
+    the wrong kernel. This pass renames a binary (or a GPU module, before
+    serialization) whose launches' `<binary>_<kernel>` meets another's to
+    `<binary>_<N>`, with every reference to it.
+
+    Before:
+    ```mlir
+    gpu.launch_func @a::@b_c ...
+    gpu.launch_func @a_b::@c ...
+    ```
+    After:
+    ```mlir
+    gpu.launch_func @a::@b_c ...
+    gpu.launch_func @a_b_0::@c ...
+    ```
+  }];
+}
+
 def KilnGPUAsyncRegion : Pass<"kiln-gpu-async-region", "::mlir::func::FuncOp"> {
   let summary = "gpu-async-region without its waits that defer nothing and "
                 "without waiting on a stream twice";
