@@ -44,7 +44,9 @@ public:
     auto key = [](StringRef binary, StringAttr kernel) {
       return (binary + "_" + kernel.getValue()).str();
     };
-    for (auto &[binary, kernels] : launched) {
+    for (auto &entry : launched) {
+      StringAttr binary = entry.first;
+      const llvm::SetVector<StringAttr> &kernels = entry.second;
       auto meets = [&](StringRef name) {
         return llvm::any_of(kernels, [&](StringAttr kernel) {
           return taken.contains(key(name, kernel));
