@@ -167,8 +167,9 @@ private:
   /// handle no device made, which the current device then refuses with its
   /// own message.
   int streamDevice(void *stream) const;
-  /// The device whose allocation holds [`address`, +`bytes`), or -1.
-  int memoryDevice(const void *address, size_t bytes) const;
+  /// The device whose allocation holds the byte at `address`, or -1. A
+  /// range is placed against that allocation by the device itself.
+  int memoryDevice(const void *address) const;
   /// `kernel`'s function on device `index`: loads its module there first.
   Expected<void *> functionOn(const std::shared_ptr<Kernel> &kernel, int index);
   /// Records a module the current device `loaded` from `size` bytes at

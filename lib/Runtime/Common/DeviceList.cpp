@@ -115,7 +115,32 @@ struct DeviceList::Event {
   std::mutex mutex;
   std::map<int, void *> handles;
   int last = -1; ///< The device that recorded it last (-1: none yet).
+
+  /// Where waits for it go (the device that recorded it last, else the one
+  /// it was made on) and its handle there. Under `mutex`.
+  std::pair<int, void *> waitedOn() {
+    int index = last >= 0 ? last : created;
+    return {index, handles[index]};
+  }
+  /// Its handle on device `index`, else the one it was made on: what a
+  /// device is handed to refuse a call in its own words. Under `mutex`.
+  void *handleFor(int index) {
+    auto it = handles.find(index);
+    return it == handles.end() ? handles[created] : it->second;
+  }
 };
+
+namespace {
+/// The entry for `handle` in one of the list's tables (null: none). The
+/// caller holds the tables' lock.
+template <typename T>
+std::shared_ptr<T>
+lookup(const std::unordered_map<void *, std::shared_ptr<T>> &table,
+       void *handle) {
+  auto it = table.find(handle);
+  return it == table.end() ? nullptr : it->second;
+}
+} // namespace
 
 //===-- Devices -----------------------------------------------------------===//
 
@@ -356,7 +381,7 @@ int DeviceList::streamDevice(void *stream) const {
   return it == streams.end() ? -1 : it->second;
 }
 
-int DeviceList::memoryDevice(const void *address, size_t bytes) const {
+int DeviceList::memoryDevice(const void *address) const {
   auto at = reinterpret_cast<uintptr_t>(address);
   std::shared_lock<std::shared_mutex> lock(mutex);
   auto it = allocations.upper_bound(at);
@@ -366,30 +391,26 @@ int DeviceList::memoryDevice(const void *address, size_t bytes) const {
   uint64_t size = it->second.first;
   if (at == it->first || at - it->first < size)
     return it->second.second;
-  (void)bytes;
   return -1;
 }
 
 int DeviceList::ownerOf(uintptr_t address) const {
-  return memoryDevice(reinterpret_cast<const void *>(address), 1);
+  return memoryDevice(reinterpret_cast<const void *>(address));
 }
 
 std::shared_ptr<DeviceList::Module> DeviceList::findModule(void *h) const {
   std::shared_lock<std::shared_mutex> lock(mutex);
-  auto it = modules.find(h);
-  return it == modules.end() ? nullptr : it->second;
+  return lookup(modules, h);
 }
 
 std::shared_ptr<DeviceList::Kernel> DeviceList::findKernel(void *h) const {
   std::shared_lock<std::shared_mutex> lock(mutex);
-  auto it = kernels.find(h);
-  return it == kernels.end() ? nullptr : it->second;
+  return lookup(kernels, h);
 }
 
 std::shared_ptr<DeviceList::Event> DeviceList::findEvent(void *h) const {
   std::shared_lock<std::shared_mutex> lock(mutex);
-  auto it = events.find(h);
-  return it == events.end() ? nullptr : it->second;
+  return lookup(events, h);
 }
 
 //===-- Modules and launches ----------------------------------------------===//
@@ -438,11 +459,8 @@ Status DeviceList::unloadModule(void *handle) {
   std::shared_ptr<Module> module;
   {
     std::unique_lock<std::shared_mutex> lock(mutex);
-    auto it = modules.find(handle);
-    if (it != modules.end()) {
-      module = it->second;
-      modules.erase(it);
-    }
+    if ((module = lookup(modules, handle)))
+      modules.erase(handle);
   }
   if (!module) {
     // Not a module of the list: the current device refuses it in its words.
@@ -625,11 +643,8 @@ Status DeviceList::destroyEvent(void *handle) {
   std::shared_ptr<Event> event;
   {
     std::unique_lock<std::shared_mutex> lock(mutex);
-    auto it = events.find(handle);
-    if (it != events.end()) {
-      event = it->second;
-      events.erase(it);
-    }
+    if ((event = lookup(events, handle)))
+      events.erase(handle);
   }
   if (!event) {
     KILN_ASSIGN_OR_RETURN(Runtime * device, current());
@@ -647,9 +662,7 @@ Status DeviceList::recordEvent(void *handle, void *stream) {
     void *own = handle;
     if (event) {
       std::lock_guard<std::mutex> lock(event->mutex);
-      auto it = event->handles.find(currentIndex());
-      own = it == event->handles.end() ? event->handles.begin()->second
-                                       : it->second;
+      own = event->handleFor(currentIndex());
     }
     return device->recordEvent(own, stream);
   }
@@ -678,15 +691,13 @@ Status DeviceList::synchronizeEvent(void *handle) {
     KILN_ASSIGN_OR_RETURN(Runtime * device, current());
     return device->synchronizeEvent(handle);
   }
-  int index;
-  void *own;
+  std::pair<int, void *> at;
   {
     std::lock_guard<std::mutex> lock(event->mutex);
-    index = event->last >= 0 ? event->last : event->created;
-    own = event->handles[index];
+    at = event->waitedOn();
   }
-  KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(index));
-  return device->synchronizeEvent(own);
+  KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(at.first));
+  return device->synchronizeEvent(at.second);
 }
 
 Status DeviceList::streamWaitEvent(void *stream, void *handle) {
@@ -697,23 +708,21 @@ Status DeviceList::streamWaitEvent(void *stream, void *handle) {
     void *own = handle;
     if (event) {
       std::lock_guard<std::mutex> lock(event->mutex);
-      own = event->handles.begin()->second;
+      own = event->handleFor(currentIndex());
     }
     return device->streamWaitEvent(stream, own);
   }
-  int recorded;
-  void *own;
+  std::pair<int, void *> at;
   {
     std::lock_guard<std::mutex> lock(event->mutex);
-    recorded = event->last >= 0 ? event->last : event->created;
-    own = event->handles[recorded];
+    at = event->waitedOn();
   }
-  KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(recorded));
-  if (recorded == index)
-    return device->streamWaitEvent(stream, own);
+  KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(at.first));
+  if (at.first == index)
+    return device->streamWaitEvent(stream, at.second);
   // A stream waiting for another device's work: the host waits for it, so
   // everything later on the stream comes after it.
-  return device->synchronizeEvent(own);
+  return device->synchronizeEvent(at.second);
 }
 
 } // namespace rt

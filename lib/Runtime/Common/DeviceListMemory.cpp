@@ -83,7 +83,7 @@ Status DeviceList::copyAcross(int dstDevice, void *dst, int srcDevice,
 Status DeviceList::copy(void *dst, const void *src, size_t bytes,
                         void *stream) {
   int onStream = streamDevice(stream);
-  int to = memoryDevice(dst, bytes), from = memoryDevice(src, bytes);
+  int to = memoryDevice(dst), from = memoryDevice(src);
   if (onStream < 0) {
     KILN_ASSIGN_OR_RETURN(Runtime * device, current());
     return device->copy(dst, src, bytes, stream);
@@ -113,7 +113,7 @@ Status DeviceList::fill(void *dst, uint32_t pattern, unsigned patternBytes,
     KILN_ASSIGN_OR_RETURN(Runtime * device, current());
     return device->fill(dst, pattern, patternBytes, count, stream);
   }
-  int to = memoryDevice(dst, 1);
+  int to = memoryDevice(dst);
   int index = to >= 0 ? to : onStream;
   if (stream && index != onStream) {
     KILN_ASSIGN_OR_RETURN(Runtime * device, this->device(onStream));
@@ -126,7 +126,7 @@ Status DeviceList::fill(void *dst, uint32_t pattern, unsigned patternBytes,
 
 Expected<double> DeviceList::deviceCopy(void *dst, const void *src,
                                         size_t bytes) {
-  int to = memoryDevice(dst, bytes), from = memoryDevice(src, bytes);
+  int to = memoryDevice(dst), from = memoryDevice(src);
   if (to >= 0 && from >= 0 && to != from)
     return KILN_ERROR(InvalidArgument,
                       "a timed device copy stays on one device; the "
