@@ -12,13 +12,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AsyncDependencies.h"
 #include "kiln/Host/Passes.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_KILNGPUASYNCREGION
@@ -90,11 +90,7 @@ bool dropEnded(gpu::AsyncOpInterface op,
   if (kept.size() == op.getAsyncDependencies().size())
     return false;
   Operation *raw = op.getOperation();
-  if (auto wait = dyn_cast<gpu::WaitOp>(raw)) {
-    wait.getAsyncDependenciesMutable().assign(kept);
-    return true;
-  }
-  if (kept.empty()) {
+  if (kept.empty() && !isa<gpu::WaitOp>(raw)) {
     // A fresh stream: what the op waited for is complete.
     OpBuilder b(raw);
     kept.push_back(gpu::WaitOp::create(b, raw->getLoc(),
@@ -102,15 +98,9 @@ bool dropEnded(gpu::AsyncOpInterface op,
                                        ValueRange())
                        .getAsyncToken());
   }
-  llvm::TypeSwitch<Operation *>(raw)
-      .Case<gpu::LaunchFuncOp, gpu::MemcpyOp, gpu::MemsetOp, gpu::AllocOp,
-            gpu::DeallocOp, gpu::LaunchOp>([&](auto concrete) {
-        concrete.getAsyncDependenciesMutable().assign(kept);
-      })
-      .Default([&](Operation *other) {
-        other->emitWarning("async op that uses a stream a host wait ended "
-                           "left as it is");
-      });
+  if (!kiln::host::setAsyncDependencies(raw, kept))
+    raw->emitWarning("async op that uses a stream a host wait ended left as "
+                     "it is");
   return true;
 }
 

@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AsyncDependencies.h"
 #include "kiln/Host/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_KILNMERGEASYNCDEPENDENCIES
@@ -42,15 +42,8 @@ public:
       auto join = gpu::WaitOp::create(
           b, op->getLoc(), gpu::AsyncTokenType::get(op->getContext()), deps);
       Value token = join.getAsyncToken();
-      llvm::TypeSwitch<Operation *>(op.getOperation())
-          .Case<gpu::LaunchFuncOp, gpu::MemcpyOp, gpu::MemsetOp, gpu::AllocOp,
-                gpu::DeallocOp, gpu::LaunchOp>([&](auto concrete) {
-            concrete.getAsyncDependenciesMutable().assign(token);
-          })
-          .Default([&](Operation *other) {
-            other->emitWarning("async op with several dependencies left as "
-                               "it is");
-          });
+      if (!kiln::host::setAsyncDependencies(op.getOperation(), token))
+        op->emitWarning("async op with several dependencies left as it is");
     }
   }
 };
