@@ -24,9 +24,7 @@ std::string kiln::spirvtocpu::stringGlobal(OpBuilder &b, ModuleOp module,
                                            Location loc, StringRef prefix,
                                            StringRef text) {
   SymbolTable symbols(module);
-  std::string name = prefix.str();
-  for (unsigned i = 0; symbols.lookup(name); ++i)
-    name = (prefix + "_" + Twine(i)).str();
+  std::string name = uniqueName(symbols, prefix);
   std::string value = text.str();
   value.push_back('\0');
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), value.size());
@@ -67,10 +65,7 @@ struct ModuleTables {
 };
 } // namespace
 
-/// `base`, or `base_N` where `base` is taken in `host` (two modules' tables
-/// may meet: module `a`'s kernel `b_c` and module `a_b`'s kernel `c`).
-static std::string uniqueName(ModuleOp host, StringRef base) {
-  SymbolTable symbols(host);
+std::string kiln::spirvtocpu::uniqueName(SymbolTable &symbols, StringRef base) {
   std::string name = base.str();
   for (unsigned i = 0; symbols.lookup(name); ++i)
     name = (base + "_" + Twine(i)).str();
@@ -81,7 +76,8 @@ static std::string uniqueName(ModuleOp host, StringRef base) {
 static std::string defineConstant(OpBuilder &b, ModuleOp host, Location loc,
                                   StringRef base, Type type,
                                   function_ref<void(Fields &)> fill) {
-  std::string name = uniqueName(host, base);
+  SymbolTable symbols(host);
+  std::string name = uniqueName(symbols, base);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(host.getBody());
   auto global =
@@ -210,7 +206,8 @@ emitConstructor(OpBuilder &b, ModuleOp host, Location loc,
       LLVM::LLVMVoidType::get(ctx), {b.getI64Type(), ptrType, ptrType});
   LLVM::LLVMFuncOp registerFn =
       declareFunction(b, host, kRegisterFn, registerType);
-  std::string ctorName = uniqueName(host, prefix + "_register");
+  SymbolTable symbols(host);
+  std::string ctorName = uniqueName(symbols, prefix + "_register");
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(host.getBody());
   auto ctor = LLVM::LLVMFuncOp::create(

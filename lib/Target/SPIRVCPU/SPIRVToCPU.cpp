@@ -355,9 +355,7 @@ static LogicalResult moveIntoHost(ModuleOp converted, ModuleOp host,
     StringRef name = fn.getSymName();
     // Unique in the host too: modules `a` (function `b_c`) and `a_b`
     // (function `c`) would both give `__kiln_cpu_a_b_c`.
-    std::string newName = prefix + name.str();
-    for (unsigned i = 0; hostSymbols.lookup(newName); ++i)
-      newName = prefix + name.str() + "_" + std::to_string(i);
+    std::string newName = uniqueName(hostSymbols, prefix + name.str());
     renamed[name] = newName;
     if (failed(convertedSymbols.rename(fn, newName)))
       return fn.emitError("cannot rename");

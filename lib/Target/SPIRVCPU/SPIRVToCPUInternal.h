@@ -16,6 +16,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -105,6 +106,10 @@ mlir::LLVM::LLVMFuncOp declareFunction(mlir::OpBuilder &b,
                                        mlir::LLVM::LLVMFunctionType type);
 
 mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc, uint64_t value);
+
+/// `base`, or `base_N` for the first N that `symbols` does not hold: two
+/// modules' names may meet (module `a`'s kernel `b_c`, module `a_b`'s `c`).
+std::string uniqueName(mlir::SymbolTable &symbols, llvm::StringRef base);
 
 /// A constant NUL-terminated string global; returns its name
 /// (Registration.cpp).
