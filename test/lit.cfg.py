@@ -106,6 +106,27 @@ for var in ["CUDA_PATH", "KILN_CUDA_DEVICE", "KILN_CUDA_PREFIXES"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
+# Programs with MPI run under Open MPI's mpirun (openmpi-bin, installed by
+# scripts/install-deps.sh): %mpirun starts ranks on this one machine, more
+# than it has cores if asked, as root where the tests run as root, and
+# without the single-copy mechanism that containers without ptrace lack.
+# MPICH's launcher, where installed, runs the --mpi=mpich tests.
+mpirun = shutil.which("mpirun.openmpi") or shutil.which("mpirun")
+if mpirun:
+    config.available_features.add("mpi")
+    flags = ["--oversubscribe"]
+    if os.geteuid() == 0:
+        flags.append("--allow-run-as-root")
+    config.substitutions.append(
+        ("%mpirun", "env OMPI_MCA_btl_vader_single_copy_mechanism=none "
+         "OMPI_MCA_rmaps_base_oversubscribe=1 %s %s" % (mpirun,
+                                                        " ".join(flags))))
+else:
+    lit_config.note("no mpirun (openmpi-bin); the MPI tests are unsupported")
+mpirun_mpich = shutil.which("mpirun.mpich")
+if mpirun_mpich:
+    config.available_features.add("mpich")
+    config.substitutions.append(("%mpich_mpirun", mpirun_mpich))
 # Results must not depend on the device the developer happens to have when
 # a test names one; by default the runtime's own choice is used.
 for var in ["KILN_VULKAN_DEVICE", "VK_ICD_FILENAMES", "VK_DRIVER_FILES",
