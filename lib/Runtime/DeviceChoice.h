@@ -4,8 +4,9 @@
 // KILN_VULKAN_DEVICE, KILN_CUDA_DEVICE; DeviceList.h splits the list): an
 // index (digits only), a UUID (32 hex digits, dashes and a "GPU-" prefix
 // allowed, as nvidia-smi prints them), or any part of a device's name,
-// case-insensitive. Standard library only; each runtime words its own
-// messages.
+// case-insensitive. Also where an MPI launcher says which of a node's ranks
+// this process is, which the backends' default device choices honour.
+// Standard library only; each runtime words its own messages.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -92,6 +94,81 @@ inline DeviceMatch matchDevice(const std::string &choice,
       return DeviceMatch::Found;
     }
   return DeviceMatch::NoSuchName;
+}
+
+/// Where a launcher (mpirun, mpiexec, srun) placed this process among the
+/// ranks of its node: `rank` from 0, and `size` ranks on the node (0 when
+/// the launcher does not say).
+struct LocalRank {
+  int rank = 0;
+  int size = 0;
+};
+
+/// A non-negative decimal number at the start of `text` (Slurm writes
+/// "2(x3)" for per-node task counts); -1 for none.
+inline int leadingCount(const char *text) {
+  if (!text || !std::isdigit(static_cast<unsigned char>(*text)))
+    return -1;
+  long value = 0;
+  for (; std::isdigit(static_cast<unsigned char>(*text)); ++text) {
+    value = value * 10 + (*text - '0');
+    if (value > 1 << 24)
+      return -1;
+  }
+  return static_cast<int>(value);
+}
+
+/// The process's local rank as its launcher set it in the environment:
+/// Open MPI's OMPI_COMM_WORLD_LOCAL_RANK (and _LOCAL_SIZE), MPICH's Hydra
+/// MPI_LOCALRANKID (MPI_LOCALNRANKS), then Slurm's SLURM_LOCALID
+/// (SLURM_NTASKS_PER_NODE, SLURM_TASKS_PER_NODE). False when none is set: a
+/// process not started by a launcher, which takes the default device. The
+/// variables are set before MPI_Init, so the device is chosen the same
+/// whether or when the program initializes MPI.
+inline bool launcherLocalRank(LocalRank &local) {
+  struct Launcher {
+    const char *rank;
+    const char *size;
+    const char *otherSize;
+  };
+  static const Launcher launchers[] = {
+      {"OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE", nullptr},
+      {"MPI_LOCALRANKID", "MPI_LOCALNRANKS", nullptr},
+      {"SLURM_LOCALID", "SLURM_NTASKS_PER_NODE", "SLURM_TASKS_PER_NODE"}};
+  for (const Launcher &launcher : launchers) {
+    int rank = leadingCount(std::getenv(launcher.rank));
+    if (rank < 0)
+      continue;
+    int size = leadingCount(std::getenv(launcher.size));
+    if (size < 0 && launcher.otherSize)
+      size = leadingCount(std::getenv(launcher.otherSize));
+    local.rank = rank;
+    local.size = size > 0 ? size : 0;
+    return true;
+  }
+  return false;
+}
+
+/// Which of `candidates` devices (those the backend's default would choose
+/// among, in its order) the default device of this process is: the local
+/// rank's, round-robin (`localRank mod candidates`), so that the ranks of one
+/// node spread over its devices; the first without a launcher.
+inline size_t defaultDeviceForLocalRank(size_t candidates) {
+  LocalRank local;
+  if (candidates == 0 || !launcherLocalRank(local))
+    return 0;
+  return static_cast<size_t>(local.rank) % candidates;
+}
+
+/// The share of `threads` (the host's cores) that one of the node's ranks
+/// takes when the launcher says how many ranks the node runs: `threads`
+/// divided by the local size, at least 1.
+inline unsigned shareAmongLocalRanks(unsigned threads) {
+  LocalRank local;
+  if (!launcherLocalRank(local) || local.size <= 1)
+    return threads;
+  unsigned share = threads / static_cast<unsigned>(local.size);
+  return share ? share : 1;
 }
 
 /// "\n  0: NAME\n  1: NAME..." for messages.

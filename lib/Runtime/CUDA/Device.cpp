@@ -217,8 +217,12 @@ Expected<int> Device::ordinal() {
 }
 
 Expected<int> Device::chooseDevice(const std::string &entry, int count) {
+  // The default device is the first, or under an MPI launcher the local
+  // rank's among all devices, round-robin (DeviceChoice.h), so that the
+  // ranks of a node spread over its GPUs.
   if (entry.empty())
-    return 0;
+    return static_cast<int>(
+        rt::defaultDeviceForLocalRank(static_cast<size_t>(count)));
   // The UUIDs are asked for only when the entry spells one.
   bool byUUID = !rt::uuidDigits(entry).empty();
   std::vector<std::string> names, uuids;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Executor.h"
+#include "../DeviceChoice.h"
 #include "../Format.h"
 #include "../Timeout.h"
 #include "Fiber.h"
@@ -35,7 +36,11 @@ void Launch::fail(Status status) {
 bool kiln::spirvcpu::parseThreadCount(const char *text, unsigned &threads,
                                       std::string &error) {
   if (!text || !*text) {
-    threads = std::max(1u, std::thread::hardware_concurrency());
+    // The host's cores, shared among the ranks an MPI launcher runs on this
+    // node (DeviceChoice.h), so that N ranks do not start N times as many
+    // workers as there are cores. KILN_CPU_THREADS is taken as it is.
+    threads = rt::shareAmongLocalRanks(
+        std::max(1u, std::thread::hardware_concurrency()));
     return true;
   }
   char *end = nullptr;

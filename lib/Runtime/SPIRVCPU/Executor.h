@@ -130,7 +130,8 @@ struct Launch {
 };
 
 /// Reads KILN_CPU_THREADS (`text`, may be null) into `threads`: the
-/// hardware concurrency when unset. False with `error` when it is not a
+/// hardware concurrency when unset (divided among the ranks an MPI launcher
+/// runs on the node, DeviceChoice.h). False with `error` when it is not a
 /// number from 1 to 1024.
 bool parseThreadCount(const char *text, unsigned &threads, std::string &error);
 

@@ -134,6 +134,11 @@ Expected<std::string> SPIRVCPURuntime::describeDevices() {
                        : std::getenv("KILN_CPU_THREADS")
                            ? "KILN_CPU_THREADS"
                            : "hardware concurrency";
+  rt::LocalRank local;
+  if (!given && !std::getenv("KILN_CPU_THREADS") &&
+      rt::launcherLocalRank(local) && local.size > 1)
+    source += " shared by the launcher's " + std::to_string(local.size) +
+              " ranks on this node";
   // Each device of the list is the host CPU with its share of the workers.
   if (place.count > 1)
     source += "; this device's share of " + std::to_string(configured) +

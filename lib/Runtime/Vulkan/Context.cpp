@@ -486,16 +486,24 @@ Expected<VkPhysicalDevice> Context::choosePhysicalDevice() {
     }
     }
   }
+  // The default device: one of the most preferred kind present (discrete,
+  // then integrated, virtual, CPU). Under an MPI launcher the ranks of a
+  // node take those devices round-robin by local rank (DeviceChoice.h), so
+  // that `mpirun -n 2` on a node with two GPUs runs one rank on each.
   const VkPhysicalDeviceType order[] = {VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU,
                                         VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU,
                                         VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU,
                                         VK_PHYSICAL_DEVICE_TYPE_CPU,
                                         VK_PHYSICAL_DEVICE_TYPE_OTHER};
-  for (VkPhysicalDeviceType type : order)
+  for (VkPhysicalDeviceType type : order) {
+    std::vector<VkPhysicalDevice> candidates;
     for (size_t i = 0; i < devices.size(); ++i)
       if (properties[i].deviceType == type)
-        return devices[i];
-  return devices.front();
+        candidates.push_back(devices[i]);
+    if (!candidates.empty())
+      return candidates[rt::defaultDeviceForLocalRank(candidates.size())];
+  }
+  return devices[rt::defaultDeviceForLocalRank(devices.size())];
 }
 
 Status Context::initDevice() {
