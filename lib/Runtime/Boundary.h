@@ -37,10 +37,13 @@ inline void printError(const char *runtime, const Status &error) {
 /// Reports `error` and ends the process with status 1: through the exit
 /// handlers (which release what the runtime created), or after a Timeout at
 /// once, because the device still runs the work and they could wait for it.
+/// While MPI runs, the fatal-error hook (Timeout.h) ends the whole job
+/// instead.
 [[noreturn]] inline void exitWith(const char *runtime, const Status &error) {
   if (error.kind() == ErrorKind::Timeout)
     stopAfterTimeout(runtime, error.message());
   printError(runtime, error);
+  runFatalErrorHook();
   std::exit(1);
 }
 

@@ -8,12 +8,25 @@
 #ifndef KILN_RUNTIME_TIMEOUT_H
 #define KILN_RUNTIME_TIMEOUT_H
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 namespace kiln {
 namespace rt {
+
+/// Called after a fatal error's message is printed, before the process
+/// ends: set while MPI runs in the process (Common/MPI.cpp), where it ends
+/// the whole job (MPI_Abort) instead of leaving the other ranks waiting for
+/// this one. Null otherwise; it does not return when set.
+inline std::atomic<void (*)()> fatalErrorHook{nullptr};
+
+/// Runs the fatal-error hook, if one is set.
+inline void runFatalErrorHook() {
+  if (void (*hook)() = fatalErrorHook.load())
+    hook();
+}
 
 /// Reads `text`, KILN_TIMEOUT's by default, into `seconds` (0 when unset
 /// or empty). False with `error` set when it is not a positive number of
@@ -52,6 +65,7 @@ inline std::string timeoutMessage(const std::string &what, double seconds,
   std::fflush(stdout);
   std::fprintf(stderr, "%s: %s; stopping\n", runtime, message.c_str());
   std::fflush(stderr);
+  runFatalErrorHook();
   std::_Exit(1);
 }
 
