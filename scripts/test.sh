@@ -58,6 +58,9 @@ $build/unittests/KilnCUDARuntimeTests --gtest_brief=1 \
 # The spirv-cpu runtime's units run on the host, with hand-written kernels.
 $build/unittests/KilnSPIRVCPURuntimeTests --gtest_brief=1 \
   --gtest_output=xml:$build/gtest-spirv-cpu-results.xml || status=1
+# The MPI runtime's units run as singleton MPI processes (no mpirun).
+$build/unittests/KilnMPIRuntimeTests --gtest_brief=1 \
+  --gtest_output=xml:$build/gtest-mpi-results.xml || status=1
 
 # One summary line over both suites.
 python3 - "$build" <<'PY'
@@ -67,7 +70,7 @@ build = sys.argv[1]
 passed = failed = skipped = 0
 for name in ("lit-results.xml", "gtest-results.xml",
              "gtest-vulkan-results.xml", "gtest-cuda-results.xml",
-             "gtest-spirv-cpu-results.xml"):
+             "gtest-spirv-cpu-results.xml", "gtest-mpi-results.xml"):
     path = build + "/" + name
     try:
         root = ET.parse(path).getroot()
