@@ -20,11 +20,16 @@
 // device, and report the aggregate throughput, each device's and the
 // scaling efficiency.
 //
+// Under mpirun (MPI.h) every rank runs Kiln's stream kernels on its own
+// device at once (kiln_mpiN, reported as the rows of several devices are)
+// and the f32 sum allreduce of host and device buffers; rank 0 reports.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef KILN_BENCHMARKS_KILNBENCH_BENCH_H
 #define KILN_BENCHMARKS_KILNBENCH_BENCH_H
 
+#include "kiln/Contract/MPIABI.h"
 #include "kiln/Runtime/CUDARuntime.h"
 #include "kiln/Runtime/Runtime.h"
 #include "kiln/Runtime/VulkanRuntime.h"
@@ -42,6 +47,8 @@
 
 namespace kiln {
 namespace bench {
+
+class MPIJob;
 
 /// A device binary built into kiln-bench.
 struct Blob {
@@ -72,6 +79,11 @@ struct Runtime {
   /// limit.
   uint64_t maxBufferBytes = 0;
   std::string chip; ///< CUDA: sm_XY
+  /// The device's memory (CUDA's total, Vulkan's device-local heaps); 0:
+  /// unknown or the host's (CPU drivers).
+  uint64_t memoryBytes = 0;
+  /// Under mpirun: the MPI job, through this runtime's entry points.
+  std::shared_ptr<MPIJob> mpi;
 };
 
 /// Opens `backend`'s runtime next to the executable (../lib) on `device` (a
@@ -155,6 +167,13 @@ struct Case {
   /// is then all devices' work), and the times of the last repetition.
   int devices = 0;
   std::shared_ptr<const DeviceRound> round;
+  /// The variant of an earlier group (same kernel and size) whose
+  /// throughput this case's ratios are taken over ("": none).
+  std::string against;
+  /// Under mpirun: the ranks, and busbw's factor over algbw (allreduce:
+  /// 2(n-1)/n; 0 for the others).
+  int ranks = 0;
+  double busFactor = 0;
 };
 
 /// The cases of one kernel at one size, measured together: their
@@ -191,12 +210,22 @@ struct Result {
   int devices = 0;
   Samples alone;
   std::vector<Samples> perDevice;
+  /// Under mpirun: the ranks (0 otherwise), and for the allreduce rows the
+  /// factor of the bus bandwidth over the algorithm bandwidth (throughput).
+  int ranks = 0;
+  double busFactor = 0;
 
   bool isKiln() const { return variant == "kiln"; }
   bool multiDevice() const { return devices > 1; }
   /// The variant Kiln's kernel runs as on `devices` devices at once.
   static std::string multiDeviceVariant(int devices) {
     return "kiln_x" + std::to_string(devices);
+  }
+  /// The variant Kiln's kernel runs as on every rank of `ranks` at once,
+  /// each on its own device; `suffix` names the allreduce's buffers.
+  static std::string mpiVariant(int ranks, const std::string &suffix = "") {
+    return "kiln_mpi" + std::to_string(ranks) +
+           (suffix.empty() ? "" : "_" + suffix);
   }
   /// The variant Kiln's kernels are measured against on `backend`: its
   /// hand-written reference (CUDA C++ or GLSL); "" for spirv-cpu, which
@@ -240,6 +269,16 @@ struct Options {
   unsigned launches = 2000;
   bool smoke = false;
   bool list = false;
+  /// --mpi's value ("auto" without one; "" when not given), and whether
+  /// kiln-bench runs as a rank of an MPI job (MPI.h: detectMPI), of which
+  /// implementation.
+  std::string mpiOption;
+  bool mpi = false;
+  kiln::mpi::Implementation mpiImplementation =
+      kiln::mpi::Implementation::OpenMPI;
+  /// Allreduce message sizes in bytes (multiples of 4); empty: 8 B to
+  /// 256 MiB in powers of 2, as the memory allows.
+  std::vector<uint64_t> allreduceSizes;
   std::string json, csv, plot;
 };
 
@@ -257,9 +296,10 @@ void forEachFamily(Runtime &rt, const Options &options,
                    const std::function<void(const std::string &family,
                                             const std::string &error)> &fail);
 /// The names forEachFamily may measure on `backend` with `devices` devices
-/// listed, as kernel/variant/backend (for --list).
-std::vector<std::string> benchmarkNames(const std::string &backend,
-                                        int devices);
+/// listed, as kernel/variant/backend (for --list); under mpirun (`ranks`
+/// > 0), the MPI families' of a job of `ranks` ranks.
+std::vector<std::string> benchmarkNames(const std::string &backend, int devices,
+                                        int ranks = 0);
 /// How many cases forEachFamily will measure on `rt` with `options` (for
 /// the progress lines).
 size_t plannedCases(const Runtime &rt, const Options &options);

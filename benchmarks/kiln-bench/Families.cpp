@@ -16,10 +16,19 @@
 // repetition also runs device 0 alone the same way, the baseline of the
 // scaling efficiency.
 //
+// Under mpirun (MPI.h) only the MPI families run: Kiln's f32 stream kernels
+// on every rank's device at once (kiln_mpiN: a barrier, every rank
+// launches, a barrier; the slowest rank's time, each rank's, and rank 0's
+// alone while the others wait), and the f32 sum allreduce of host buffers
+// and of device buffers (kiln_mpiN_host, kiln_mpiN_device) over a sweep of
+// sizes, timed as the slowest rank's and checked on every rank. Every check
+// is agreed among the ranks, so that they all measure the same cases.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Bench.h"
 #include "DeviceThreads.h"
+#include "MPI.h"
 
 #include <algorithm>
 #include <chrono>
@@ -33,6 +42,7 @@
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace kiln {
 namespace bench {
@@ -166,9 +176,15 @@ public:
   const char *reference() const { return Result::referenceVariant(rt.backend); }
   /// The devices in the runtime's list.
   int devices() const { return rt.devices; }
+  /// Under mpirun: the job's ranks (0 otherwise).
+  bool mpi() const { return rt.mpi != nullptr; }
+  int ranks() const { return rt.mpi ? rt.mpi->size() : 0; }
 
   bool wanted(const std::string &kernel, const std::string &variant,
               const std::string &size) const {
+    // Under mpirun only the MPI variants run, and without it none of them.
+    if (mpi() != (variant.rfind("kiln_mpi", 0) == 0))
+      return false;
     return matchesFilter(options.filter, kernel + "/" + variant + "/" +
                                              rt.backend + "/" + size);
   }
@@ -460,6 +476,87 @@ Case multiDeviceCase(Session &s, Case c,
   return c;
 }
 
+/// Runs `body` (returning an error or ""), turning what it throws into an
+/// error: a rank's part of a step the ranks agree on.
+std::string local(const std::function<std::string()> &body) {
+  try {
+    return body();
+  } catch (const std::exception &e) {
+    return e.what();
+  }
+}
+
+/// Host microseconds since `start`.
+double since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::micro>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+/// Kiln's kernel on every rank's device at once (kiln_mpiN): `l` over this
+/// rank's buffers, after `prepare()` for the check, which `verify()` makes
+/// of what it left; the ranks agree on each step. `c.work` is one rank's on
+/// entry, all ranks' on return. A repetition is rank 0 alone while the
+/// others wait at a barrier, then a barrier, every rank's launch (each timed
+/// from its own start to its finish on the host) and a barrier; it returns
+/// the slowest rank's time, the same on every rank.
+Case mpiCase(Session &s, Case c, std::shared_ptr<Launch> l,
+             std::function<void()> prepare,
+             std::function<std::string()> verify) {
+  MPIJob &mpi = *s.rt.mpi;
+  int n = mpi.size();
+  c.devices = n;
+  c.ranks = n;
+  c.work *= n;
+  auto round = std::make_shared<DeviceRound>();
+  c.round = round;
+  auto launch = [&s, l] {
+    auto start = std::chrono::steady_clock::now();
+    need(s.rt.api->launch(l->function, {l->grid[0], l->grid[1], l->grid[2]},
+                          {l->block[0], l->block[1], l->block[2]}, 0, s.stream,
+                          const_cast<void **>(l->params.data()),
+                          l->params.size()));
+    need(s.rt.api->synchronize(s.stream));
+    return since(start);
+  };
+  c.check = [&s, &mpi, launch, prepare, verify] {
+    std::string error = mpi.agree(local([&] {
+      s.timing(false);
+      prepare();
+      return std::string();
+    }));
+    if (!error.empty())
+      return error;
+    mpi.barrier();
+    return mpi.agree(local([&] {
+      launch();
+      return verify();
+    }));
+  };
+  c.repeat = [&s, &mpi, launch, round, n] {
+    // Each rank's time, and rank 0's alone in the last slot; the sum over
+    // the ranks gathers them on every rank.
+    std::vector<double> us(size_t(n) + 1, 0.0);
+    try {
+      s.timing(false);
+      mpi.barrier();
+      if (mpi.rank() == 0)
+        us[size_t(n)] = launch();
+      mpi.barrier();
+      us[size_t(mpi.rank())] = launch();
+      mpi.barrier();
+    } catch (const std::exception &e) {
+      // The other ranks are in a collective call already.
+      mpi.endJob(e.what());
+    }
+    mpi.sum(us);
+    round->aloneUs = us[size_t(n)];
+    round->deviceUs.assign(us.begin(), us.begin() + n);
+    return *std::max_element(us.begin(), us.begin() + n);
+  };
+  return c;
+}
+
 /// Grid for `groups` workgroups numbered y * grid_dim.x + x.
 void linearGrid(Launch &l, uint64_t groups) {
   uint64_t x = std::min<uint64_t>(groups, 32768);
@@ -524,13 +621,15 @@ void stream(Session &s, uint64_t n, const char *type,
   if (s.vulkan() && sizeof(T) == 4)
     variants.push_back(kAddressVariant);
   std::string multi = Result::multiDeviceVariant(s.devices());
-  bool wanted = false, wantedMulti = false;
+  std::string ranks = Result::mpiVariant(s.ranks());
+  bool wanted = false, wantedMulti = false, wantedRanks = false;
   for (const std::string &k : names) {
     for (const std::string &v : variants)
       wanted |= s.wanted(k, v, size);
     wantedMulti |= s.devices() > 1 && s.wanted(k, multi, size);
+    wantedRanks |= s.mpi() && s.wanted(k, ranks, size);
   }
-  if (!wanted && !wantedMulti)
+  if (!wanted && !wantedMulti && !wantedRanks)
     return;
   if (sizeof(T) == 8 && !s.rt.float64) {
     s.skip(std::string("stream_*_") + type, "*",
@@ -640,6 +739,26 @@ void stream(Session &s, uint64_t n, const char *type,
           l, prepare, verifier(name, out)));
     }
     groups.push_back(std::move(group));
+  }
+  // Under mpirun, Kiln's kernels on every rank's device at once, each rank
+  // on the arrays above, a group each (as every MPI case: the ranks must
+  // run the same case at the same time, which interleaving would not).
+  for (const char *k : kernels) {
+    std::string kernel = std::string("stream_") + k + "_" + type;
+    std::string name = k;
+    if (!wantedRanks || !s.wanted(kernel, ranks, size))
+      continue;
+    ABI abi;
+    void *function = s.pick(kernel, "kiln", std::string("stream_") + type, name,
+                            "stream", name + "_" + type, kernel, abi);
+    if (!function)
+      continue;
+    Buffer *out = nullptr;
+    double moved = 2;
+    auto l = launchOf(name, function, abi, device0, out, moved);
+    groups.push_back({{mpiCase(
+        s, row(kernel, ranks, size, "GB/s", moved * double(n) * sizeof(T)), l,
+        prepare, verifier(name, out))}});
   }
   if (!wantedMulti)
     return;
@@ -1167,6 +1286,151 @@ std::vector<unsigned> gemmSizes(const Runtime &rt, const Options &o) {
   return {1024, 2048, 4096};
 }
 
+//===----------------------------------------------------------------------===//
+// Allreduce under mpirun
+//===----------------------------------------------------------------------===//
+
+/// Rank `rank`'s element `i` of the allreduce's input: small integers, so
+/// that every sum is exact in f32.
+float allreduceValue(uint64_t i, int rank) {
+  return float((7 * i + 13 * uint64_t(rank)) % 101);
+}
+
+/// Allreduces of one repetition of `bytes`: enough that a repetition of a
+/// small message lasts more than a few microseconds.
+unsigned allreduceIterations(uint64_t bytes) {
+  return unsigned(std::clamp<uint64_t>((4u << 20) / bytes, 1, 100));
+}
+
+/// Allreduce message sizes: --allreduce-sizes, else 8 B to 256 MiB in
+/// powers of 2, as far as an eighth of the device's memory (the send and
+/// receive buffers, and the runtime's pinned copies of both) and an eighth
+/// of the host's per rank on this node reach.
+std::vector<uint64_t> allreduceSizes(const Runtime &rt, const Options &o) {
+  if (!o.allreduceSizes.empty())
+    return o.allreduceSizes;
+  if (o.smoke)
+    return {8, 4 * (4096 + 37)};
+  uint64_t largest = 256u << 20;
+  if (rt.memoryBytes)
+    largest = std::min(largest, rt.memoryBytes / 8);
+  long pages = sysconf(_SC_PHYS_PAGES), pageBytes = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && pageBytes > 0) {
+    uint64_t ranks = uint64_t(std::max(localRanksFromEnvironment(), 1));
+    largest =
+        std::min(largest, uint64_t(pages) * uint64_t(pageBytes) / (8 * ranks));
+  }
+  std::vector<uint64_t> sizes;
+  for (uint64_t bytes = 8; bytes <= largest; bytes *= 2)
+    sizes.push_back(bytes);
+  return sizes;
+}
+
+/// The f32 sum allreduce over the ranks at each of `sizes` (bytes): of host
+/// buffers (kiln_mpiN_host: MPI's own floor) and of device buffers of the
+/// runtime's allocate() (kiln_mpiN_device: what the runtime stages through
+/// pinned host memory), with the device's ratios over the host's. The
+/// largest message's buffers serve every size. A repetition is a barrier
+/// and a few allreduces back to back on every rank; its time is the
+/// slowest rank's per allreduce.
+void allreduce(Session &s, const std::vector<uint64_t> &sizes,
+               std::vector<Group> &groups) {
+  MPIJob &mpi = *s.rt.mpi;
+  int n = mpi.size();
+  const std::string kernel = "allreduce_sum_f32";
+  std::string host = Result::mpiVariant(n, "host"),
+              device = Result::mpiVariant(n, "device");
+  uint64_t largest = 0;
+  for (uint64_t bytes : sizes)
+    if (s.wanted(kernel, host, std::to_string(bytes)) ||
+        s.wanted(kernel, device, std::to_string(bytes)))
+      largest = std::max(largest, bytes);
+  if (!largest)
+    return;
+  uint64_t elements = largest / 4;
+  auto send = std::make_shared<std::vector<float>>(elements);
+  auto recv = std::make_shared<std::vector<float>>(elements);
+  for (uint64_t i = 0; i < elements; ++i)
+    (*send)[i] = allreduceValue(i, mpi.rank());
+  Buffer &deviceSend = s.buffer(largest, {int64_t(elements)});
+  Buffer &deviceRecv = s.buffer(largest, {int64_t(elements)});
+  s.upload(deviceSend, send->data());
+
+  // Whether the first `count` elements of `got` are every rank's sum.
+  auto verify = [n](const std::vector<float> &got, uint64_t count) {
+    for (uint64_t i = 0; i < count; ++i) {
+      double want = 0;
+      for (int r = 0; r < n; ++r)
+        want += allreduceValue(i, r);
+      if (double(got[i]) != want) {
+        std::ostringstream os;
+        os << "wrong result: element " << i << " of " << count << " is "
+           << got[i] << ", expected " << want;
+        return os.str();
+      }
+    }
+    return std::string();
+  };
+  // One repetition: the slowest rank's microseconds per allreduce.
+  auto timed = [&mpi, n](const float *in, float *out, uint64_t count,
+                         unsigned iterations) {
+    std::vector<double> us(size_t(n), 0.0);
+    mpi.barrier();
+    auto start = std::chrono::steady_clock::now();
+    for (unsigned k = 0; k < iterations; ++k)
+      mpi.allreduceSum(in, out, int64_t(count));
+    us[size_t(mpi.rank())] = since(start) / iterations;
+    mpi.sum(us);
+    return *std::max_element(us.begin(), us.end());
+  };
+  double busFactor = 2.0 * (n - 1) / n;
+
+  for (uint64_t bytes : sizes) {
+    std::string size = std::to_string(bytes);
+    uint64_t count = bytes / 4;
+    unsigned iterations = allreduceIterations(bytes);
+    if (s.wanted(kernel, host, size)) {
+      Case c = row(kernel, host, size, "GB/s", double(bytes));
+      c.ranks = n;
+      c.busFactor = busFactor;
+      c.check = [&mpi, send, recv, count, verify] {
+        std::fill(recv->begin(), recv->begin() + int64_t(count), 0.0f);
+        mpi.allreduceSum(send->data(), recv->data(), int64_t(count));
+        return mpi.agree(verify(*recv, count));
+      };
+      c.repeat = [send, recv, count, iterations, timed] {
+        return timed(send->data(), recv->data(), count, iterations);
+      };
+      groups.push_back({{c}});
+    }
+    if (s.wanted(kernel, device, size)) {
+      Case c = row(kernel, device, size, "GB/s", double(bytes));
+      c.ranks = n;
+      c.busFactor = busFactor;
+      c.against = host;
+      auto in = static_cast<const float *>(deviceSend.device);
+      auto out = static_cast<float *>(deviceRecv.device);
+      c.check = [&s, &mpi, in, out, recv, count, verify] {
+        std::string error = mpi.agree(local([&] {
+          need(s.rt.api->fill32(out, 0, count, nullptr));
+          return std::string();
+        }));
+        if (!error.empty())
+          return error;
+        mpi.allreduceSum(in, out, int64_t(count));
+        return mpi.agree(local([&] {
+          need(s.rt.api->copy(recv->data(), out, count * 4, nullptr));
+          return verify(*recv, count);
+        }));
+      };
+      c.repeat = [in, out, count, iterations, timed] {
+        return timed(in, out, count, iterations);
+      };
+      groups.push_back({{c}});
+    }
+  }
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -1184,38 +1448,68 @@ void forEachFamily(
   std::unique_ptr<Session> session;
   bool usable = true;
   // A runtime error fails the family it happened in; the others go on,
-  // unless the device is gone.
-  auto guard = [&](const std::string &name, auto body) {
+  // unless the device is gone. Under mpirun the ranks agree on the setup's
+  // errors (the setup itself makes no MPI call), so that all of them
+  // measure the family or none.
+  auto guard = [&](const std::string &name, auto setup, auto measure) {
     if (!usable)
-      return;
+      return false;
+    std::string error;
+    bool fatal = false;
     try {
-      usable = body();
+      setup();
+    } catch (const RuntimeFailure &failure) {
+      error = failure.what();
+      fatal = failure.fatal();
+    } catch (const std::exception &e) {
+      error = e.what();
+    }
+    if (rt.mpi)
+      error = rt.mpi->agree(error);
+    if (!error.empty()) {
+      fail(name, error);
+      // Every rank goes on to the next family, as they agreed.
+      usable = rt.mpi || !fatal;
+      return false;
+    }
+    try {
+      usable = measure();
     } catch (const RuntimeFailure &failure) {
       fail(name, failure.what());
       usable = !failure.fatal();
     } catch (const std::exception &e) {
       fail(name, e.what());
     }
-  };
-  guard("session", [&] {
-    session = std::make_unique<Session>(rt, options);
     return true;
-  });
-  if (!session)
+  };
+  if (!guard(
+          "session", [&] { session = std::make_unique<Session>(rt, options); },
+          [] { return true; }))
     return;
   Session &s = *session;
   auto family = [&](const std::string &name, auto build) {
-    guard(name, [&] {
-      std::vector<Group> groups;
-      build(groups);
-      // A group the filter left empty is not measured.
-      groups.erase(
-          std::remove_if(groups.begin(), groups.end(),
-                         [](const Group &g) { return g.cases.empty(); }),
-          groups.end());
-      return groups.empty() || run(groups);
-    });
+    std::vector<Group> groups;
+    guard(
+        name,
+        [&] {
+          build(groups);
+          // A group the filter left empty is not measured.
+          groups.erase(
+              std::remove_if(groups.begin(), groups.end(),
+                             [](const Group &g) { return g.cases.empty(); }),
+              groups.end());
+        },
+        [&] { return groups.empty() || run(groups); });
   };
+  if (rt.mpi) {
+    // Under mpirun: what the ranks do together.
+    family("stream_f32", [&](auto &g) {
+      stream<float>(s, streamElements(rt, options, n, 4), "f32", g);
+    });
+    family("allreduce_sum_f32",
+           [&](auto &g) { allreduce(s, allreduceSizes(rt, options), g); });
+    return;
+  }
   // The peaks first: the device copy and the FMA chain.
   family("device_copy", [&](auto &g) { deviceCopy(s, n, g); });
   family("fma_chain", [&](auto &g) {
@@ -1243,14 +1537,29 @@ void forEachFamily(
 size_t plannedCases(const Runtime &rt, const Options &options) {
   size_t count = 0;
   size_t gemms = gemmSizes(rt, options).size();
-  for (const std::string &name : benchmarkNames(rt.backend, rt.devices))
+  size_t allreduces = rt.mpi ? allreduceSizes(rt, options).size() : 0;
+  int ranks = rt.mpi ? rt.mpi->size() : 0;
+  for (const std::string &name : benchmarkNames(rt.backend, rt.devices, ranks))
     if (matchesFilter(options.filter, name + "/"))
-      count += name.rfind("sgemm", 0) == 0 ? gemms : 1;
+      count += name.rfind("sgemm", 0) == 0       ? gemms
+               : name.rfind("allreduce", 0) == 0 ? allreduces
+                                                 : 1;
   return count;
 }
 
-std::vector<std::string> benchmarkNames(const std::string &backend,
-                                        int devices) {
+std::vector<std::string> benchmarkNames(const std::string &backend, int devices,
+                                        int ranks) {
+  if (ranks > 0) {
+    // Under mpirun: the MPI families only.
+    std::vector<std::string> names;
+    for (const char *k : {"copy", "mul", "add", "triad", "dot"})
+      names.push_back(std::string("stream_") + k + "_f32/" +
+                      Result::mpiVariant(ranks) + "/" + backend);
+    for (const char *buffers : {"host", "device"})
+      names.push_back("allreduce_sum_f32/" +
+                      Result::mpiVariant(ranks, buffers) + "/" + backend);
+    return names;
+  }
   bool cuda = backend == "cuda";
   std::string ref = Result::referenceVariant(backend);
   std::vector<std::string> names;

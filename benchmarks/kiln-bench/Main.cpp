@@ -4,6 +4,7 @@
 //            [--filter=REGEX] [--size=N] [--gemm-sizes=N,N,...]
 //            [--reps=N] [--warmup=N] [--max-seconds=S] [--smoke]
 //            [--json=FILE] [--csv=FILE] [--plot=FILE.svg|FILE.png] [--list]
+//            [--mpi[=openmpi|mpich]] [--allreduce-sizes=N,N,...]
 //            [--benchmark_...]
 //
 // Runs the kernels of benchmarks/kernels/ (compiled by Kiln at build time)
@@ -12,13 +13,17 @@
 // reports each case's throughput and Kiln's ratios to the references; with
 // several devices listed, the stream and SGEMM kernels also run on all of
 // them at once, with their aggregate throughput, each device's and the
-// scaling efficiency. Exit
-// status: 0 when everything that ran was correct, 1 when a result was
-// wrong or a backend asked for by name is missing, 2 on a usage error.
+// scaling efficiency. Under mpirun (MPI.h) each rank runs on its own
+// device, and kiln-bench measures what the ranks do together: the stream
+// kernels on every rank at once and the allreduce of host and device
+// buffers; rank 0 reports. Exit status: 0 when everything that ran was correct,
+// 1 when a result was wrong or a backend asked for by name is missing, 2 on a
+// usage error.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Bench.h"
+#include "MPI.h"
 #include "Runner.h"
 
 #include <benchmark/benchmark.h>
@@ -83,6 +88,18 @@ static void usage(FILE *to) {
       "  --plot=FILE.svg|FILE.png   chart of throughput and ratios "
       "(gnuplot)\n"
       "  --list                     print the benchmarks' names and exit\n"
+      "  --mpi[=openmpi|mpich]      run as a rank of an MPI job (default when "
+      "mpirun's\n"
+      "                             environment is there; Open MPI unless "
+      "only MPICH's\n"
+      "                             is): stream kernels on every rank at once "
+      "(kiln_mpiN)\n"
+      "                             and the f32 sum allreduce of host and "
+      "device buffers\n"
+      "  --allreduce-sizes=N,N,...  allreduce sizes in bytes, multiples of 4 "
+      "(default 8 to\n"
+      "                             256M in powers of 2, as the memory "
+      "allows)\n"
       "  --benchmark_...            Google Benchmark's options, such as "
       "--benchmark_color=false;\n"
       "                             --benchmark_enable_random_interleaving "
@@ -179,6 +196,36 @@ static bool parseOptions(int argc, char **argv, Options &o,
       o.backendExplicit = b != "all";
     } else if (const char *v = value("--device")) {
       o.device = v;
+    } else if (std::strcmp(arg, "--mpi") == 0) {
+      o.mpiOption = "auto";
+    } else if (const char *v = value("--mpi")) {
+      o.mpiOption = v;
+      if (o.mpiOption != "openmpi" && o.mpiOption != "mpich") {
+        std::fprintf(stderr,
+                     "kiln-bench: --mpi='%s' must be openmpi or mpich\n", v);
+        return false;
+      }
+    } else if (const char *v = value("--allreduce-sizes")) {
+      o.allreduceSizes.clear();
+      std::string list = v;
+      size_t start = 0;
+      while (start <= list.size()) {
+        size_t comma = list.find(',', start);
+        std::string item = list.substr(start, comma - start);
+        // A message of at most 2^31-1 elements: MPI's int count.
+        if (!parseCount(item.c_str(), count) || count % 4 ||
+            count / 4 >= (1ull << 31)) {
+          std::fprintf(stderr,
+                       "kiln-bench: allreduce size '%s' must be a number of "
+                       "bytes, a multiple of 4 below 8G (suffixes K, M, G)\n",
+                       item.c_str());
+          return false;
+        }
+        o.allreduceSizes.push_back(count);
+        if (comma == std::string::npos)
+          break;
+        start = comma + 1;
+      }
     } else if (const char *v = value("--filter")) {
       o.filter = v;
       try {
@@ -274,6 +321,11 @@ static bool parseOptions(int argc, char **argv, Options &o,
   }
   if (!outFile.empty())
     (outFormat == "csv" ? o.csv : o.json) = outFile;
+  std::string why;
+  if (!detectMPI(o.mpiOption, o.mpiImplementation, o.mpi, why)) {
+    std::fprintf(stderr, "kiln-bench: %s\n", why.c_str());
+    return false;
+  }
   return true;
 }
 
@@ -283,11 +335,15 @@ int main(int argc, char **argv) {
   if (!parseOptions(argc, argv, options, rest))
     return 2;
   if (options.list) {
-    // The devices the list names, without opening them.
+    // The devices the list names, without opening them; under mpirun the
+    // ranks the launcher started, listed once.
     int devices =
         1 + int(std::count(options.device.begin(), options.device.end(), ','));
+    int ranks = options.mpi ? std::max(ranksFromEnvironment(), 1) : 0;
+    if (rankFromEnvironment() > 0)
+      return 0;
     for (const std::string &backend : options.backends)
-      for (const std::string &name : benchmarkNames(backend, devices))
+      for (const std::string &name : benchmarkNames(backend, devices, ranks))
         if (matchesFilter(options.filter, name + "/"))
           std::printf("%s\n", name.c_str());
     return 0;
@@ -328,10 +384,30 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  // Under mpirun, MPI through each runtime's own entry points (a device
+  // buffer is staged by the runtime it belongs to); rank 0 reports.
+  int ranks = 0, rank = 0;
+  if (options.mpi) {
+    for (Runtime &rt : runtimes) {
+      std::string why;
+      rt.mpi = MPIJob::open(rt.handle, options.mpiImplementation, why);
+      if (!rt.mpi) {
+        std::fprintf(stderr, "kiln-bench: cannot run under MPI on %s: %s\n",
+                     rt.backend.c_str(), why.c_str());
+        return 1;
+      }
+    }
+    ranks = runtimes[0].mpi->size();
+    rank = runtimes[0].mpi->rank();
+  }
+  bool quiet = rank != 0;
+
   int devices = 1;
   for (const Runtime &rt : runtimes)
     devices = std::max(devices, rt.devices);
-  Reporter reporter(options, devices);
+  // Each rank is a device of the kiln_mpiN rows.
+  devices = std::max(devices, ranks);
+  Reporter reporter(options, devices, ranks, quiet);
   if (!reporter.error.empty()) {
     std::fprintf(stderr, "kiln-bench: %s\n", reporter.error.c_str());
     return 1;
@@ -351,15 +427,27 @@ int main(int argc, char **argv) {
                                       : " (--device=" + options.device + ")"));
     cases += plannedCases(rt, options);
   }
-  Progress progress(cases, options.reps);
+  if (ranks > 0)
+    benchmark::AddCustomContext(
+        "kiln_mpi",
+        std::to_string(ranks) + " ranks, " +
+            implementationName(options.mpiImplementation) +
+            ", each on its own device (the context's device is rank 0's)");
+  Progress progress(cases, options.reps, quiet);
   std::vector<Result> results;
   for (Runtime &rt : runtimes) {
-    if (rt.devices > 1)
+    if (quiet) {
+      // Rank 0 tells.
+    } else if (rt.devices > 1) {
       std::fprintf(stderr, "kiln-bench: %s on %s (device 0 of %d)\n",
                    rt.backend.c_str(), rt.deviceName.c_str(), rt.devices);
-    else
+    } else if (ranks > 0) {
+      std::fprintf(stderr, "kiln-bench: %s on %s (rank 0 of %d)\n",
+                   rt.backend.c_str(), rt.deviceName.c_str(), ranks);
+    } else {
       std::fprintf(stderr, "kiln-bench: %s on %s\n", rt.backend.c_str(),
                    rt.deviceName.c_str());
+    }
     forEachFamily(
         rt, options,
         [&](std::vector<Group> &groups) {
@@ -369,8 +457,9 @@ int main(int argc, char **argv) {
           return true;
         },
         [&](const std::string &family, const std::string &error) {
-          std::fprintf(stderr, "kiln-bench: %s on %s failed: %s\n",
-                       family.c_str(), rt.backend.c_str(), error.c_str());
+          if (!quiet)
+            std::fprintf(stderr, "kiln-bench: %s on %s failed: %s\n",
+                         family.c_str(), rt.backend.c_str(), error.c_str());
           Result r;
           r.kernel = family;
           r.variant = "setup";
@@ -388,15 +477,20 @@ int main(int argc, char **argv) {
     status = 1;
   }
   if (results.empty()) {
-    std::fprintf(stderr, "kiln-bench: no benchmark matches --filter='%s'\n",
-                 options.filter.c_str());
+    if (!quiet)
+      std::fprintf(stderr, "kiln-bench: no benchmark matches --filter='%s'\n",
+                   options.filter.c_str());
     return 1;
   }
-  report(results, runtimes, options);
-  if (!options.plot.empty() && !writePlot(options.plot, results, error)) {
-    std::fprintf(stderr, "kiln-bench: %s\n", error.c_str());
-    status = 1;
+  if (!quiet) {
+    report(results, runtimes, options);
+    if (!options.plot.empty() && !writePlot(options.plot, results, error)) {
+      std::fprintf(stderr, "kiln-bench: %s\n", error.c_str());
+      status = 1;
+    }
   }
+  if (ranks > 0)
+    runtimes[0].mpi->finish();
   for (const Result &r : results)
     if (r.failed)
       status = 1;

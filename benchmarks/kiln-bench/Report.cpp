@@ -7,11 +7,15 @@
 // alone, scaling efficiency), the goals of the benchmark checked against
 // this run, and a chart drawn by gnuplot with one panel per unit, one of
 // the ratios against the goal, and for several devices one panel per unit
-// and one of the scaling efficiency.
+// and one of the scaling efficiency. Under mpirun the rows of several
+// devices are the ranks' (kiln_mpiN), and the allreduce sweep has a table
+// (time, algbw and busbw of host and device buffers, and their ratio) and a
+// panel of its own.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Bench.h"
+#include "MPI.h"
 
 #include <algorithm>
 #include <cmath>
@@ -125,7 +129,14 @@ void report(std::vector<Result> &results, const std::vector<Runtime> &runtimes,
                 rt.deviceDetails.c_str(), rt.deviceDriver.c_str());
     if (const Datasheet *d = datasheetFor(rt.deviceName))
       std::printf("  datasheet, for context only: %s\n", d->what);
-    if (rt.devices > 1)
+    if (rt.mpi)
+      std::printf("  %d ranks (%s), each on its own device (this is rank 0's): "
+                  "the kiln_mpi%d rows run Kiln's kernel on every rank at "
+                  "once, allreduce_sum_f32 the f32 sum of host (_host) and "
+                  "device (_device) buffers\n",
+                  rt.mpi->size(), implementationName(rt.mpi->implementation()),
+                  rt.mpi->size());
+    else if (rt.devices > 1)
       std::printf("  %d devices listed%s: the kiln_x%d rows run Kiln's "
                   "kernel on all of them at once\n",
                   rt.devices,
@@ -175,7 +186,16 @@ void report(std::vector<Result> &results, const std::vector<Runtime> &runtimes,
   for (const Result &r : results)
     if (r.multiDevice() && !r.failed && !r.samples.us.empty())
       devices = std::max(devices, r.devices);
-  if (devices > 1) {
+  if (devices > 1 && options.mpi) {
+    std::printf(
+        "\non every rank at once (median throughput): aggregate = all "
+        "ranks' work over the time of the slowest (each timed from the "
+        "barrier before its launch to its finish); rank i = its own work "
+        "over its own time; alone = rank 0 by itself while the others wait "
+        "at a barrier, in each repetition; efficiency = aggregate / (ranks x "
+        "alone), paired: the median over the repetitions, best: of the best "
+        "times\n\n");
+  } else if (devices > 1) {
     std::printf(
         "\non several devices at once (median throughput): aggregate = all "
         "devices' work over the time of the slowest (from their common "
@@ -183,10 +203,14 @@ void report(std::vector<Result> &results, const std::vector<Runtime> &runtimes,
         "0 by itself, measured the same way in each repetition; efficiency = "
         "aggregate / (devices x alone), paired: the median over the "
         "repetitions, best: of the best times\n\n");
+  }
+  if (devices > 1) {
     std::vector<std::vector<std::string>> table = {
-        {"kernel", "backend", "size", "devices", "aggregate"}};
+        {"kernel", "backend", "size", options.mpi ? "ranks" : "devices",
+         "aggregate"}};
     for (int i = 0; i < devices; ++i)
-      table[0].push_back("device " + std::to_string(i));
+      table[0].push_back((options.mpi ? "rank " : "device ") +
+                         std::to_string(i));
     for (const char *column :
          {"alone", "unit", "efficiency paired", "efficiency best"})
       table[0].push_back(column);
@@ -206,6 +230,60 @@ void report(std::vector<Result> &results, const std::vector<Runtime> &runtimes,
       table.push_back(std::move(line));
     }
     printTable(table, 3, size_t(4 + devices + 2));
+  }
+
+  // The allreduce sweep, as nccl-tests prints it.
+  std::vector<std::vector<std::string>> sweep = {
+      {"backend", "bytes", "floats", "host us", "host algbw", "host busbw",
+       "device us", "device algbw", "device busbw", "device/host paired",
+       "device/host best"}};
+  for (const Result &r : results) {
+    if (r.kernel != "allreduce_sum_f32" || r.ranks == 0 ||
+        r.variant.size() < 5 ||
+        r.variant.compare(r.variant.size() - 5, 5, "_host") != 0)
+      continue;
+    std::string deviceVariant = Result::mpiVariant(r.ranks, "device");
+    const Result *d = find(results, r.kernel, deviceVariant, r.backend, r.size);
+    auto columns = [](const Result *x) -> std::vector<std::string> {
+      if (!x || x->failed || x->samples.us.empty())
+        return {x && x->failed ? "FAILED" : "", "", ""};
+      double algbw = x->median();
+      return {fixed(x->samples.median(), 1), fixed(algbw, 3),
+              fixed(algbw * x->busFactor, 3)};
+    };
+    std::vector<std::string> line = {
+        r.backend, r.size,
+        std::to_string(std::strtoull(r.size.c_str(), nullptr, 10) / 4)};
+    for (const Result *x : {&r, d})
+      for (const std::string &c : columns(x))
+        line.push_back(c);
+    line.push_back(d ? fixed(d->ratioPaired, 2) : "");
+    line.push_back(d ? fixed(d->ratioBest, 2) : "");
+    sweep.push_back(std::move(line));
+  }
+  // Device rows whose host row was filtered out.
+  for (const Result &r : results)
+    if (r.kernel == "allreduce_sum_f32" && r.ranks > 0 &&
+        r.variant == Result::mpiVariant(r.ranks, "device") &&
+        !find(results, r.kernel, Result::mpiVariant(r.ranks, "host"), r.backend,
+              r.size)) {
+      double algbw = r.median();
+      sweep.push_back(
+          {r.backend, r.size,
+           std::to_string(std::strtoull(r.size.c_str(), nullptr, 10) / 4), "",
+           "", "", r.failed ? "FAILED" : fixed(r.samples.median(), 1),
+           r.failed ? "" : fixed(algbw, 3),
+           r.failed ? "" : fixed(algbw * r.busFactor, 3), "", ""});
+    }
+  if (sweep.size() > 1) {
+    std::printf(
+        "\nallreduce_sum_f32 (f32 sum, every rank's message of `bytes`): us = "
+        "the slowest rank's time per allreduce, the median over the "
+        "repetitions; algbw = bytes / us (GB/s); busbw = algbw x 2(n-1)/n "
+        "for n ranks (as nccl-tests); host: host buffers (MPI's own floor), "
+        "device: device buffers (staged by Kiln's runtime); device/host: "
+        "the device's throughput over the host's\n\n");
+    printTable(sweep, 1, size_t(-1));
   }
 
   // The goals, checked against this run.
@@ -287,6 +365,8 @@ std::string seriesStyle(const std::string &series) {
     return std::string("lc rgb '") + deviceColours[index % 5] + "'";
   }
   static const std::pair<const char *, const char *> colours[] = {
+      {"host buffers ", "#666666"},
+      {"gpu.alloc buffers ", "#1b9e77"},
       {"aggregate ", "#1b9e77"},
       {"alone ", "#666666"},
       {"kiln ", "#1b9e77"},
@@ -363,9 +443,23 @@ bool writePlot(const std::string &path, const std::vector<Result> &results,
     panel->add(group, "alone " + r.backend, r.deviceRate(r.alone.median()));
     efficiency.add(group, r.backend, r.efficiencyPaired());
   }
+  // The allreduce sweep under mpirun: the bus bandwidth of host and device
+  // buffers at each size.
+  Panel allreduce;
+  allreduce.title = "allreduce_sum_f32: busbw = bytes / time x 2(n-1)/n, "
+                    "median (GB/s)";
+  allreduce.ylabel = "GB/s";
   for (const Result &r : results) {
     if (r.failed || r.samples.us.empty() || r.multiDevice())
       continue;
+    if (r.ranks > 0 && r.kernel == "allreduce_sum_f32") {
+      std::string buffers = r.variant.substr(r.variant.rfind('_') + 1);
+      allreduce.add(r.size + " B",
+                    (buffers == "host" ? "host" : "gpu.alloc") +
+                        std::string(" buffers ") + r.backend,
+                    r.median() * r.busFactor);
+      continue;
+    }
     auto panel =
         std::find_if(panels.begin(), panels.end(),
                      [&](const Panel &p) { return p.ylabel == r.unit; });
@@ -385,6 +479,8 @@ bool writePlot(const std::string &path, const std::vector<Result> &results,
   panels.insert(panels.end(), multiPanels.begin(), multiPanels.end());
   if (!efficiency.groups.empty())
     panels.push_back(efficiency);
+  if (!allreduce.groups.empty())
+    panels.push_back(allreduce);
   if (panels.empty()) {
     error = "no results to plot";
     return false;

@@ -21,6 +21,7 @@
 
 #include "Runner.h"
 #include "Bench.h"
+#include "MPI.h"
 
 #include <benchmark/benchmark.h>
 
@@ -99,8 +100,8 @@ double Result::efficiencyBest() const {
 // Progress
 //===----------------------------------------------------------------------===//
 
-Progress::Progress(size_t cases, size_t reps)
-    : casesLeft(cases), repsPerCase(reps),
+Progress::Progress(size_t cases, size_t reps, bool quiet)
+    : casesLeft(cases), repsPerCase(reps), quiet(quiet),
       start(std::chrono::steady_clock::now()), lastPrint(start) {}
 
 void Progress::plan(size_t cases, size_t reps) {
@@ -113,7 +114,7 @@ void Progress::repetition(const std::string &name) {
   auto now = std::chrono::steady_clock::now();
   double elapsed = std::chrono::duration<double>(now - start).count();
   double sincePrint = std::chrono::duration<double>(now - lastPrint).count();
-  if (elapsed < 3 || sincePrint < 2)
+  if (quiet || elapsed < 3 || sincePrint < 2)
     return;
   lastPrint = now;
   size_t total = std::max(planned + casesLeft * repsPerCase, done);
@@ -161,11 +162,20 @@ double timeOf(const Run &run, const Samples &samples) {
 
 } // namespace
 
-Reporter::Reporter(const Options &options, int devices) : devices(devices) {
-  bool color = isatty(fileno(stdout));
+Reporter::Reporter(const Options &options, int devices, int ranks, bool quiet)
+    : devices(devices), ranks(ranks) {
+  // Under mpirun the standard output is the launcher's pseudo-terminal
+  // wherever it goes in the end: no colours.
+  bool color = isatty(fileno(stdout)) && ranks == 0;
   console = std::make_unique<benchmark::ConsoleReporter>(
       color ? benchmark::ConsoleReporter::OO_ColorTabular
             : benchmark::ConsoleReporter::OO_Tabular);
+  if (quiet) {
+    // Another rank reports.
+    console->SetOutputStream(&discard);
+    console->SetErrorStream(&discard);
+    return;
+  }
   auto file = [&](const std::string &path,
                   std::unique_ptr<benchmark::BenchmarkReporter> reporter) {
     auto stream = std::make_unique<std::ofstream>(path);
@@ -252,7 +262,20 @@ void Reporter::flush(const std::map<std::string, const Result *> &rows) {
         added["efficiency"] = multi ? value(r->efficiencyPaired()) : 0.0;
         added["efficiency_best"] = multi ? value(r->efficiencyBest()) : 0.0;
       }
+      // Under mpirun: the ranks, and the allreduce's bus bandwidth
+      // (nccl-tests' busbw: algbw x 2(n-1)/n), as bytes per second.
+      benchmark::UserCounters job;
+      if (r && ranks > 0) {
+        double seconds = run.GetAdjustedRealTime() * 1e-6;
+        job["ranks"] = value(r->ranks);
+        job["busbw_per_second"] =
+            r->busFactor > 0 && seconds > 0 && !run.error_occurred
+                ? value(r->work * r->busFactor / seconds)
+                : 0.0;
+      }
       for (const auto &[name, counter] : added)
+        run.counters[name] = counter;
+      for (const auto &[name, counter] : job)
         run.counters[name] = counter;
       // The console shows the statistics of each case, or its one
       // repetition when there is just one, and every error; the
@@ -264,6 +287,8 @@ void Reporter::flush(const std::map<std::string, const Result *> &rows) {
         if (!multi)
           for (const auto &entry : added)
             shown.back().counters.erase(entry.first);
+        if (r && r->busFactor == 0)
+          shown.back().counters.erase("busbw_per_second");
       }
     }
     if (!shown.empty())
@@ -350,12 +375,16 @@ bool measureGroup(Runtime &rt, const Options &options, Group &group,
     if (!error.empty()) {
       r.failed = true;
       r.error = error;
-      std::fprintf(stderr, "kiln-bench: %s FAILED: %s\n", r.name().c_str(),
-                   error.c_str());
+      // Under mpirun the ranks agreed on the error; rank 0 tells it.
+      if (!rt.mpi || rt.mpi->rank() == 0)
+        std::fprintf(stderr, "kiln-bench: %s FAILED: %s\n", r.name().c_str(),
+                     error.c_str());
     } else {
       measured.push_back(&c);
       warm.push_back(last);
     }
+    r.ranks = c.ranks;
+    r.busFactor = c.busFactor;
     results.push_back(std::move(r));
   }
   if (measured.empty())
@@ -456,6 +485,23 @@ bool measureGroup(Runtime &rt, const Options &options, Group &group,
     r.ratioOf = "kiln";
     r.ratioBest = kiln->samples.best() / r.samples.best();
     r.ratioPaired = pairedRatio(r.samples, kiln->samples);
+  }
+  // Cases measured against another variant's earlier group (the allreduce
+  // of device buffers against that of host buffers).
+  for (size_t i = first; i < results.size(); ++i) {
+    Result &r = results[i];
+    const std::string &against = group.cases[i - first].against;
+    if (against.empty() || r.failed || r.samples.us.empty())
+      continue;
+    for (size_t j = 0; j < first; ++j) {
+      const Result &o = results[j];
+      if (o.failed || o.samples.us.empty() || o.variant != against ||
+          o.kernel != r.kernel || o.backend != r.backend || o.size != r.size)
+        continue;
+      r.ratioOf = against;
+      r.ratioBest = o.samples.best() / r.samples.best();
+      r.ratioPaired = pairedRatio(r.samples, o.samples);
+    }
   }
   reporter.flush(rows);
   for (size_t i = first; i < results.size(); ++i)

@@ -27,8 +27,9 @@ namespace bench {
 /// done of those planned, and an estimate of the time left.
 class Progress {
 public:
-  /// `cases` cases are expected, `reps` repetitions each.
-  Progress(size_t cases, size_t reps);
+  /// `cases` cases are expected, `reps` repetitions each; `quiet`: print
+  /// nothing (another rank of the MPI job does).
+  Progress(size_t cases, size_t reps, bool quiet = false);
   /// `cases` of the expected cases get `reps` repetitions each.
   void plan(size_t cases, size_t reps);
   /// One repetition of `name` is done.
@@ -36,6 +37,7 @@ public:
 
 private:
   size_t casesLeft, repsPerCase, planned = 0, done = 0;
+  bool quiet;
   std::chrono::steady_clock::time_point start, lastPrint;
 };
 
@@ -48,10 +50,13 @@ private:
 /// `devices` > 1 devices, every row also gets the multi-device counters
 /// (devices, aggregate_per_second, device<i>_per_second for i <
 /// `devices`, alone_per_second, efficiency, efficiency_best; 1 and zeros
-/// on the rows of one device).
+/// on the rows of one device). Under mpirun (`ranks` > 0) every row also
+/// gets ranks and busbw_per_second (the allreduce's bus bandwidth; 0 on the
+/// other rows), and every rank but rank 0 is `quiet`: no console, no files.
 class Reporter : public benchmark::BenchmarkReporter {
 public:
-  Reporter(const Options &options, int devices);
+  Reporter(const Options &options, int devices, int ranks = 0,
+           bool quiet = false);
   ~Reporter() override;
   /// Why a file could not be opened, if one could not.
   std::string error;
@@ -76,13 +81,14 @@ private:
   std::vector<File> files;
   std::vector<std::vector<Run>> pending;
   bool contextReported = false;
-  int devices;
+  int devices, ranks;
 };
 
 /// Checks the cases of `group`, warms up those that are right, measures
 /// them as described in Runner.cpp and appends a result per case (failed
-/// ones included) to `results`. Returns false when the device stopped
-/// taking work (lost, or past its timeout).
+/// ones included) to `results`; a case's ratios `against` another variant
+/// are taken over that variant's earlier result. Returns false when the device
+/// stopped taking work (lost, or past its timeout).
 bool measureGroup(Runtime &rt, const Options &options, Group &group,
                   Reporter &reporter, Progress &progress,
                   std::vector<Result> &results);

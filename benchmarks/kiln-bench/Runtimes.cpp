@@ -231,6 +231,8 @@ bool openRuntime(const std::string &backend, const std::string &device,
     rt.maxBufferBytes = d.maxStorageBufferRange;
     if (rt.isCPU)
       rt.lastLevelCacheBytes = cpuLastLevelCache();
+    else
+      rt.memoryBytes = d.deviceLocalBytes;
   } else {
     resolve(h, rt.timed, "kilnCudaTimed", why);
     int (*info)(KilnCudaDeviceInfo *) = nullptr;
@@ -254,6 +256,7 @@ bool openRuntime(const std::string &backend, const std::string &device,
                        std::to_string(d.l2Bytes >> 20) + " MiB, " +
                        std::to_string(d.totalBytes >> 20) + " MiB";
     rt.lastLevelCacheBytes = uint64_t(d.l2Bytes);
+    rt.memoryBytes = uint64_t(d.totalBytes);
   }
   return why.empty();
 }

@@ -29,3 +29,11 @@
 // NOMATCH: kiln-bench: no benchmark matches --filter='nothing-matches'
 // The exit status of a usage error is 2.
 // RUN: %kiln_obj_root/bin/kiln-bench --reps=0 2>/dev/null; test $? -eq 2
+// Under mpirun: an implementation kiln-bench does not speak, and allreduce
+// sizes that are not whole floats.
+// RUN: not %kiln_obj_root/bin/kiln-bench --mpi=lam 2>&1 | FileCheck %s --check-prefix=MPIIMPL
+// MPIIMPL: kiln-bench: --mpi='lam' must be openmpi or mpich
+// RUN: not %kiln_obj_root/bin/kiln-bench --mpi --allreduce-sizes=8,6 2>&1 | FileCheck %s --check-prefix=ALLREDUCE
+// ALLREDUCE: kiln-bench: allreduce size '6' must be a number of bytes, a multiple of 4 below 8G (suffixes K, M, G)
+// RUN: not %kiln_obj_root/bin/kiln-bench --mpi --allreduce-sizes=8G 2>&1 | FileCheck %s --check-prefix=ALLREDUCEBIG
+// ALLREDUCEBIG: kiln-bench: allreduce size '8G' must be

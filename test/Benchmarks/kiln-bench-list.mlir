@@ -22,3 +22,22 @@
 // EXCLUDE-NOT: vulkan
 // EXCLUDE: device_copy/cuMemcpyDtoD/cuda
 // EXCLUDE: sgemm/cublas/cuda
+// Under mpirun (its environment, or --mpi) only the MPI benchmarks run:
+// Kiln's f32 stream kernels on every rank at once and the allreduce of host
+// and device buffers, named for the job's ranks; rank 0 lists them.
+// RUN: env OMPI_COMM_WORLD_SIZE=4 OMPI_COMM_WORLD_RANK=0 %kiln_obj_root/bin/kiln-bench --list --backend=spirv-cpu | FileCheck %s --check-prefix=MPI
+// RUN: env PMI_SIZE=4 %kiln_obj_root/bin/kiln-bench --list --backend=spirv-cpu | FileCheck %s --check-prefix=MPI
+// MPI-NOT: /kiln/
+// MPI: stream_copy_f32/kiln_mpi4/spirv-cpu
+// MPI-NEXT: stream_mul_f32/kiln_mpi4/spirv-cpu
+// MPI-NEXT: stream_add_f32/kiln_mpi4/spirv-cpu
+// MPI-NEXT: stream_triad_f32/kiln_mpi4/spirv-cpu
+// MPI-NEXT: stream_dot_f32/kiln_mpi4/spirv-cpu
+// MPI-NEXT: allreduce_sum_f32/kiln_mpi4_host/spirv-cpu
+// MPI-NEXT: allreduce_sum_f32/kiln_mpi4_device/spirv-cpu
+// MPI-NOT: {{.}}
+// RUN: env OMPI_COMM_WORLD_SIZE=4 OMPI_COMM_WORLD_RANK=3 %kiln_obj_root/bin/kiln-bench --list --backend=spirv-cpu | count 0
+// RUN: %kiln_obj_root/bin/kiln-bench --list --mpi=mpich --backend=vulkan --filter=allreduce | FileCheck %s --check-prefix=MPIONE
+// MPIONE: allreduce_sum_f32/kiln_mpi1_host/vulkan
+// MPIONE-NEXT: allreduce_sum_f32/kiln_mpi1_device/vulkan
+// MPIONE-NOT: {{.}}
