@@ -165,4 +165,92 @@ def KilnSyncHostSharedAlloc
   }];
 }
 
+def KilnShardToMPI : Pass<"kiln-shard-to-mpi", "::mlir::ModuleOp"> {
+  let summary = "Lower shard communication to mpi ops with upstream's "
+                "convert-shard-to-mpi, then drop the grids";
+  let description = [{
+    In a module with shard ops, runs upstream's `convert-shard-to-mpi`
+    (shard.all_reduce, shard.update_halo, shard.process_linear_index, ... to
+    mpi ops, memref copies and linalg.copy), then erases the `shard.grid`
+    symbols it leaves behind, which nothing downstream can lower. Any other
+    shard op still left has no lowering in MLIR 22 and is a located error.
+    A module without shard ops is left as it is (upstream's pass would fold
+    and simplify it).
+
+    Before:
+    ```mlir
+    shard.grid @grid0(shape = 2)
+    %r = shard.all_reduce %m on @grid0 grid_axes = [0] reduction = sum
+        : memref<8xf32> -> memref<8xf32>
+    ```
+    After:
+    ```mlir
+    %alloc = memref.alloc() : memref<8xf32>
+    linalg.copy ins(%m : memref<8xf32>) outs(%alloc : memref<8xf32>)
+    %w = mpi.comm_world : !mpi.comm
+    ...
+    %c = mpi.comm_split(%w, %color, %key) : !mpi.comm
+    mpi.allreduce(%alloc, %alloc, MPI_SUM, %c) : memref<8xf32>, memref<8xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::mpi::MPIDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def KilnMPIToLLVM : Pass<"kiln-mpi-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "Lower every mpi op to a call of Kiln's MPI runtime "
+                "(include/kiln/Contract/MPIABI.h)";
+  let description = [{
+    Every op of the mpi dialect becomes an `llvm.call` of its
+    `__kiln_mpi_*` entry point, whose first argument is the MPI the program
+    was compiled for: the module's `#dlti.map<"MPI:Implementation" =
+    "OpenMPI" | "MPICH">` entry (0 and 1), or, where the module has none,
+    the `implementation` option, which is then written into the module's
+    `dlti.map`. `!mpi.comm` and `!mpi.request` become i64, `!mpi.retval`
+    i32. A memref operand is passed as its rank, a pointer to a stack copy
+    of its descriptor (an alloca in the function's entry block) and the
+    code of its element type; results come back through allocas (a new
+    communicator as a whole i64). Element types without an MPI datatype,
+    reductions MPI does not define on an element type, and allreduce
+    buffers of different element types are located errors.
+
+    It must run before `gpu-to-llvm` and `convert-to-llvm`, which apply
+    upstream's MPI patterns to every mpi op they find. A module without mpi
+    ops is left as it is.
+
+    Before:
+    ```mlir
+    %w = mpi.comm_world : !mpi.comm
+    mpi.send(%m, %tag, %dest, %w) : memref<8xf32>, i32, i32
+    ```
+    After:
+    ```mlir
+    %d = llvm.alloca %one x !llvm.struct<(ptr, ptr, i64, array<1 x i64>,
+                                          array<1 x i64>)> : (i64) -> !llvm.ptr
+    %impl = llvm.mlir.constant(0 : i32) : i32
+    %w = llvm.call @__kiln_mpi_comm_world(%impl) : (i32) -> i64
+    llvm.store %desc, %d : !llvm.struct<...>, !llvm.ptr
+    %rc = llvm.call @__kiln_mpi_send(%impl, %rank, %d, %kind, %tag, %dest, %w)
+        : (i32, i64, !llvm.ptr, i32, i32, i32, i64) -> i32
+    ```
+  }];
+  let options = [
+    Option<"implementation", "implementation", "std::string",
+           /*default=*/"\"openmpi\"",
+           "The MPI of a module without #dlti.map<\"MPI:Implementation\">: "
+           "openmpi or mpich">
+  ];
+  let dependentDialects = [
+    "::mlir::DLTIDialect",
+    "::mlir::LLVM::LLVMDialect"
+  ];
+}
+
 #endif // KILN_HOST_PASSES
