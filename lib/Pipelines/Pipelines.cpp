@@ -81,6 +81,10 @@ void kiln::buildGPUToSPIRVPassPipeline(
 }
 
 void kiln::buildHostToLLVMPassPipeline(OpPassManager &pm) {
+  // shard's communication ops to mpi ops (and memref copies, linalg.copy,
+  // scf and affine ops the passes below lower); nothing changes in a
+  // program without shard ops.
+  pm.addPass(kiln::createKilnShardToMPI());
   // @a::@b_c and @a_b::@c would share a kernel name global in the LLVM
   // translation of gpu.launch_func.
   pm.addPass(kiln::createKilnUniqueKernelNames());
@@ -110,6 +114,12 @@ void kiln::buildHostToLLVMPassPipeline(OpPassManager &pm) {
   hostMath.target = "host";
   pm.addPass(createKilnExpandKernelOps(hostMath));
   pm.addPass(createConvertMathToFuncs());
+  // mpi ops to calls of Kiln's MPI runtime (include/kiln/Contract/MPIABI.h),
+  // for the MPI the module's #dlti.map<"MPI:Implementation"> names (Open MPI
+  // where it names none; the driver's --mpi sets it). It must come before
+  // gpu-to-llvm and convert-to-llvm, which apply upstream's MPI patterns to
+  // any mpi op left.
+  pm.addPass(kiln::createKilnMPIToLLVM());
   // Non-bare kernel arguments: the memref descriptor convention
   // (docs/abi.md). The gpu.binary's default #gpu.select_object handler
   // embeds the container and loads it with mgpuModuleLoad.
