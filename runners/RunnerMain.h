@@ -34,6 +34,20 @@ timeoutOption(llvm::cl::OptionCategory &category) {
   return option;
 }
 
+/// `--mpi=openmpi|mpich`, the same on every runner, in the runner's option
+/// `category`: the MPI the program's mpi ops call
+/// (driver::TargetOptions::mpi).
+inline llvm::cl::opt<std::string> &
+mpiOption(llvm::cl::OptionCategory &category) {
+  static llvm::cl::opt<std::string> option(
+      "mpi",
+      llvm::cl::desc("The MPI the program's mpi ops call: openmpi (default) "
+                     "or mpich"),
+      llvm::cl::value_desc("name"), llvm::cl::init(""),
+      llvm::cl::cat(category));
+  return option;
+}
+
 inline void applyTimeoutOption(const llvm::cl::opt<std::string> &option,
                                rt::Options &options) {
   if (!option.empty())

@@ -8,11 +8,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Driver/Compile.h"
+#include "kiln/Contract/Container.h"
 #include "kiln/Driver/CommandLine.h"
+#include "kiln/Host/Passes.h"
 #include "kiln/InitAll.h"
 #include "kiln/Pipelines/Pipelines.h"
 #include "kiln/Runtime/Runtime.h"
-#include "kiln/Contract/Container.h"
 #include "kiln/Target/SPIRV/TargetEnvs.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -123,6 +124,11 @@ LogicalResult driver::resolveTarget(TargetOptions &options,
     error = "--unbounded-access applies to --target=spirv-cpu only";
     return failure();
   }
+  if (!options.mpi.empty() && options.mpi != "openmpi" &&
+      options.mpi != "mpich") {
+    error = "unknown --mpi='" + options.mpi + "'; supported: openmpi, mpich";
+    return failure();
+  }
   if (options.unboundedAccess && options.checked) {
     error = "--unbounded-access and --checked exclude each other: checked "
             "mode checks every access";
@@ -148,11 +154,31 @@ runPipeline(ModuleOp module, TimingScope &timing,
   return pm.run(module);
 }
 
+/// --mpi: records the MPI in a module that uses MPI (mpi or shard ops),
+/// where kiln-mpi-to-llvm reads it; a module naming another one is an error
+/// at the module.
+static LogicalResult applyMPIOption(ModuleOp module,
+                                    const TargetOptions &options) {
+  if (options.mpi.empty())
+    return success();
+  WalkResult usesMPI = module.walk([](Operation *op) {
+    StringRef dialect = op->getName().getDialectNamespace();
+    return dialect == "mpi" || dialect == "shard" ? WalkResult::interrupt()
+                                                  : WalkResult::advance();
+  });
+  if (!usesMPI.wasInterrupted())
+    return success();
+  return resolveMPIImplementation(module, options.mpi, /*required=*/true,
+                                  "--mpi=" + options.mpi);
+}
+
 /// The device pipeline (`program` false) or the whole program's (true) for
 /// the target of `options`.
 static LogicalResult runTargetPipeline(ModuleOp module,
                                        const TargetOptions &options,
                                        TimingScope &timing, bool program) {
+  if (failed(applyMPIOption(module, options)))
+    return failure();
   return runPipeline(module, timing, [&](OpPassManager &pm) {
     targetInfo(options.target).addPipeline(pm, options, program);
   });

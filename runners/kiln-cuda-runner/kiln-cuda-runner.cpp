@@ -60,6 +60,7 @@ static llvm::cl::opt<std::string>
              llvm::cl::init(""), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<std::string> &timeout =
     kiln::timeoutOption(runnerCategory);
+static llvm::cl::opt<std::string> &mpi = kiln::mpiOption(runCategory);
 static llvm::cl::opt<bool> printTiming(
     "print-timing",
     llvm::cl::desc("Print each launch's GPU and host time on stderr"),
@@ -116,6 +117,7 @@ static int toolMain(int argc, char **argv) {
   target.features = features;
   target.format = format;
   target.cudaPath = cudaPath;
+  target.mpi = mpi;
   auto lower = [&](ModuleOp module, TimingScope &timing) -> LogicalResult {
     return kiln::driver::lowerProgram(module, target, kilnCudaRuntime(),
                                       tool.name, timing);

@@ -86,6 +86,7 @@ static llvm::cl::opt<std::string> threads(
     llvm::cl::value_desc("N"), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<std::string> &timeout =
     kiln::timeoutOption(runnerCategory);
+static llvm::cl::opt<std::string> &mpi = kiln::mpiOption(runCategory);
 static llvm::cl::opt<bool> printTiming(
     "print-timing",
     llvm::cl::desc("Print each launch's kernel and host time on stderr"),
@@ -167,6 +168,7 @@ static int toolMain(int argc, char **argv) {
   target.use64BitIndex = use64BitIndex;
   target.bufferDeviceAddress = bufferDeviceAddress;
   target.fastMath = fastMath;
+  target.mpi = mpi;
   target.checked = checked;
   target.unboundedAccess = unboundedAccess;
   auto lower = [&](ModuleOp module, TimingScope &timing) -> LogicalResult {

@@ -75,6 +75,7 @@ static llvm::cl::opt<bool> validate(
     llvm::cl::init(false), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<std::string> &timeout =
     kiln::timeoutOption(runnerCategory);
+static llvm::cl::opt<std::string> &mpi = kiln::mpiOption(runCategory);
 static llvm::cl::opt<bool> robustBufferAccess(
     "robust-buffer-access",
     llvm::cl::desc("Out-of-bounds buffer reads in kernels return zero and "
@@ -155,6 +156,7 @@ static int toolMain(int argc, char **argv) {
   target.use64BitIndex = use64BitIndex;
   target.bufferDeviceAddress = bufferDeviceAddress;
   target.fastMath = fastMath;
+  target.mpi = mpi;
   auto lower = [&](ModuleOp module, TimingScope &timing) -> LogicalResult {
     // The device query below creates the Vulkan instance, which must have
     // debug printf if a kernel prints (unless the user said otherwise).

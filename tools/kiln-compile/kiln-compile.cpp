@@ -63,6 +63,12 @@ static cl::opt<unsigned> optLevel("O",
                                   cl::value_desc("level"), cl::Prefix,
                                   cl::init(2), cl::cat(compileCategory));
 
+static cl::opt<std::string>
+    mpi("mpi",
+        cl::desc("The MPI the program's mpi ops call: openmpi (default) or "
+                 "mpich"),
+        cl::value_desc("name"), cl::init(""), cl::cat(compileCategory));
+
 static cl::opt<std::string> targetEnv(
     "target-env",
     cl::desc("Target env for GPU modules without one: desktop (default for "
@@ -198,6 +204,7 @@ static int toolMain(int argc, char **argv) {
   targetOptions.features = features;
   targetOptions.format = kernelFormat;
   targetOptions.cudaPath = cudaPath;
+  targetOptions.mpi = mpi;
 
   driver::CompileOptions options;
   options.input = inputFile;

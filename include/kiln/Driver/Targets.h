@@ -56,6 +56,10 @@ struct TargetOptions {
   std::string format;
   /// CUDA: the toolkit's root; empty: searched.
   std::string cudaPath;
+  /// The MPI the program's mpi ops call: openmpi or mpich, recorded in the
+  /// module's #dlti.map<"MPI:Implementation">; empty: what the module says,
+  /// else openmpi (kiln-mpi-to-llvm). The runtime loads that library.
+  std::string mpi;
 };
 
 /// The runtime that says what "device" is (--target-env=device,
