@@ -561,6 +561,28 @@ FailureOr<Implementation> kiln::resolveMPIImplementation(ModuleOp module,
 // The pass
 //===----------------------------------------------------------------------===//
 
+/// Removes the implementation from the module's `dlti.map` (and the map when
+/// nothing else is left in it) once every call names it: MLIR's own runner
+/// does not register the DLTI dialect, and the lowered module must load
+/// there (`kiln-opt --kiln-gpu-to-vulkan | mlir-runner`).
+static void dropImplementationEntry(ModuleOp module) {
+  auto map = dyn_cast_or_null<MapAttr>(
+      module->getAttr(DLTIDialect::kMapAttrName));
+  if (!map)
+    return;
+  SmallVector<DataLayoutEntryInterface> kept;
+  for (DataLayoutEntryInterface entry : map.getEntries()) {
+    auto key = llvm::dyn_cast_if_present<StringAttr>(entry.getKey());
+    if (!key || key.getValue() != kImplementationKey)
+      kept.push_back(entry);
+  }
+  if (kept.empty())
+    module->removeAttr(DLTIDialect::kMapAttrName);
+  else
+    module->setAttr(DLTIDialect::kMapAttrName,
+                    MapAttr::get(module.getContext(), kept));
+}
+
 namespace {
 class MPIToLLVMPass : public kiln::impl::KilnMPIToLLVMBase<MPIToLLVMPass> {
 public:
@@ -644,7 +666,8 @@ public:
     populateBranchOpInterfaceTypeConversionPattern(patterns, mpiTypes);
     scf::populateSCFStructuralTypeConversions(mpiTypes, patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    dropImplementationEntry(module);
   }
 };
 } // namespace
