@@ -740,6 +740,13 @@ void stream(Session &s, uint64_t n, const char *type,
     }
     groups.push_back(std::move(group));
   }
+  // Kiln's own kernel `name` (the rows of several devices or ranks at
+  // once run no reference).
+  auto kilnKernel = [&](const std::string &kernel, const std::string &name,
+                        ABI &abi) {
+    return s.pick(kernel, "kiln", std::string("stream_") + type, name, "stream",
+                  name + "_" + type, kernel, abi);
+  };
   // Under mpirun, Kiln's kernels on every rank's device at once, each rank
   // on the arrays above, a group each (as every MPI case: the ranks must
   // run the same case at the same time, which interleaving would not).
@@ -749,8 +756,7 @@ void stream(Session &s, uint64_t n, const char *type,
     if (!wantedRanks || !s.wanted(kernel, ranks, size))
       continue;
     ABI abi;
-    void *function = s.pick(kernel, "kiln", std::string("stream_") + type, name,
-                            "stream", name + "_" + type, kernel, abi);
+    void *function = kilnKernel(kernel, name, abi);
     if (!function)
       continue;
     Buffer *out = nullptr;
@@ -780,8 +786,7 @@ void stream(Session &s, uint64_t n, const char *type,
     if (!s.wanted(kernel, multi, size))
       continue;
     ABI abi;
-    void *function = s.pick(kernel, "kiln", std::string("stream_") + type, name,
-                            "stream", name + "_" + type, kernel, abi);
+    void *function = kilnKernel(kernel, name, abi);
     if (!function)
       continue;
     std::vector<std::shared_ptr<Launch>> launches;
