@@ -32,6 +32,10 @@ if [ "${1:-}" = --sanitize ]; then
   # report about no error.
   export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:allow_user_poisoning=0"
   export UBSAN_OPTIONS="print_stacktrace=1:abort_on_error=1"
+  # MPICH's UCX transport (libucs) hooks malloc and mmap, which ASan's
+  # interceptors already own; with the hooks on, an MPICH process crashes in
+  # MPI_Init.
+  export UCX_MEM_EVENTS=no
   ninja -C build-asan -j "${KILN_JOBS:-2}"
   build=build-asan
 else

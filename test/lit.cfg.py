@@ -150,6 +150,9 @@ if getattr(config, "kiln_sanitize", False):
         "detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:"
         "allow_user_poisoning=0")
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:abort_on_error=1"
+    # MPICH's UCX transport hooks malloc and mmap, which ASan's interceptors
+    # already own: a rank crashes in its first MPI call (scripts/test.sh).
+    config.environment["UCX_MEM_EVENTS"] = "no"
     config.substitutions.append(
         ("%mlir_runner", "env LD_PRELOAD=%s %s" % (config.kiln_asan_runtime,
                                                    config.mlir_runner)))
