@@ -65,6 +65,13 @@ $build/unittests/KilnSPIRVCPURuntimeTests --gtest_brief=1 \
 # The MPI runtime's units run as singleton MPI processes (no mpirun).
 $build/unittests/KilnMPIRuntimeTests --gtest_brief=1 \
   --gtest_output=xml:$build/gtest-mpi-results.xml || status=1
+# The Python package's tests: pytest through the ctest test
+# python/CMakeLists.txt registers, with the interpreter CMake found and the
+# build's package on PYTHONPATH. A build without the package (no pybind11 or
+# Python headers) has no such test, which fails here, as does a pytest run
+# that collects no test (pytest's exit status 5).
+ctest --test-dir $build -R '^kiln-python-tests$' --no-tests=error \
+  --output-on-failure || status=1
 
 # One summary line over both suites.
 python3 - "$build" <<'PY'
@@ -74,7 +81,8 @@ build = sys.argv[1]
 passed = failed = skipped = 0
 for name in ("lit-results.xml", "gtest-results.xml",
              "gtest-vulkan-results.xml", "gtest-cuda-results.xml",
-             "gtest-spirv-cpu-results.xml", "gtest-mpi-results.xml"):
+             "gtest-spirv-cpu-results.xml", "gtest-mpi-results.xml",
+             "pytest-results.xml"):
     path = build + "/" + name
     try:
         root = ET.parse(path).getroot()
@@ -82,7 +90,11 @@ for name in ("lit-results.xml", "gtest-results.xml",
         print(f"{path}: missing or unreadable (the test binary crashed?)")
         failed += 1
         continue
-    for case in root.iter("testcase"):
+    cases = list(root.iter("testcase"))
+    if not cases and name == "pytest-results.xml":
+        print(f"{path}: pytest collected no test")
+        failed += 1
+    for case in cases:
         if case.find("failure") is not None or case.find("error") is not None:
             failed += 1
         elif case.find("skipped") is not None:
