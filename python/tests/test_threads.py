@@ -59,7 +59,16 @@ def count_while(function):
     """Runs `function` in a thread and counts how often this thread gets to
     run Python meanwhile."""
     started = threading.Event()
-    thread = threading.Thread(target=lambda: (started.set(), function()))
+    errors = []
+
+    def run():
+        started.set()
+        try:
+            function()
+        except Exception as error:  # Raised again in the calling thread.
+            errors.append(error)
+
+    thread = threading.Thread(target=run)
     thread.start()
     started.wait()
     count = 0
@@ -68,6 +77,8 @@ def count_while(function):
         count += 1
         time.sleep(0.001)
     thread.join()
+    if errors:
+        raise errors[0]
     return count, time.monotonic() - begin
 
 
