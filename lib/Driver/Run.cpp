@@ -85,19 +85,16 @@ RunOptions driver::RunnerCommandLine::options(const char *argv0,
   return options;
 }
 
-/// The libraries the JIT resolves symbols from: the runtime beside the tool,
-/// MLIR's runner utilities and async runtime, then the user's, each once.
-static LogicalResult collectLibraries(const RunOptions &options,
-                                      std::vector<std::string> &libraries,
-                                      std::string &error) {
+LogicalResult driver::jitLibraries(StringRef runtimeLibrary,
+                                   ArrayRef<std::string> more,
+                                   std::vector<std::string> &libraries,
+                                   std::string &error) {
   std::vector<std::string> candidates = {
-      aot::libDirBesideTool(options.argv0) + "/" + options.runtimeLibrary,
-      KILN_MLIR_LIB_DIR "/libmlir_runner_utils.so",
+      runtimeLibrary.str(), KILN_MLIR_LIB_DIR "/libmlir_runner_utils.so",
       KILN_MLIR_LIB_DIR "/libmlir_c_runner_utils.so",
       // async.execute host code calls the async runtime.
       KILN_MLIR_LIB_DIR "/libmlir_async_runtime.so"};
-  candidates.insert(candidates.end(), options.sharedLibs.begin(),
-                    options.sharedLibs.end());
+  candidates.insert(candidates.end(), more.begin(), more.end());
   llvm::StringSet<> seen;
   for (const std::string &candidate : candidates) {
     SmallString<256> path;
@@ -148,6 +145,78 @@ static std::string errorText(llvm::Error error) {
   return text;
 }
 
+std::unique_ptr<ExecutionEngine>
+driver::createJIT(ModuleOp module, const JITOptions &options, StringRef input,
+                  TimingScope &timing, std::string &error) {
+  static const bool nativeTarget = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+    return true;
+  }();
+  (void)nativeTarget;
+
+  // Two target machines for the host: one translates and optimizes, the
+  // ExecutionEngine owns the other.
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder) {
+    error = "cannot target the host: " + errorText(builder.takeError());
+    return nullptr;
+  }
+  builder->setCodeGenOptLevel(aot::codeGenOptLevel(options.optLevel));
+  auto translationMachine = builder->createTargetMachine();
+  if (!translationMachine) {
+    error =
+        "cannot target the host: " + errorText(translationMachine.takeError());
+    return nullptr;
+  }
+  auto engineMachine = builder->createTargetMachine();
+  if (!engineMachine) {
+    error = "cannot target the host: " + errorText(engineMachine.takeError());
+    return nullptr;
+  }
+
+  std::string prepareError;
+  auto buildModule =
+      [&](Operation *op,
+          llvm::LLVMContext &llvmContext) -> std::unique_ptr<llvm::Module> {
+    TimingScope scope = timing.nest("Translate to LLVM IR");
+    std::unique_ptr<llvm::Module> llvmModule = aot::translateToLLVMIR(
+        cast<ModuleOp>(op), llvmContext, **translationMachine);
+    if (!llvmModule)
+      return nullptr;
+    if (options.prepare && failed(options.prepare(*llvmModule, prepareError)))
+      return nullptr;
+    return llvmModule;
+  };
+  auto optimize = [&](llvm::Module *llvmModule) {
+    TimingScope scope = timing.nest("Optimize LLVM IR");
+    aot::optimize(*llvmModule, **translationMachine, options.optLevel);
+    return llvm::Error::success();
+  };
+
+  ExecutionEngineOptions engineOptions;
+  engineOptions.llvmModuleBuilder = buildModule;
+  engineOptions.transformer = optimize;
+  SmallVector<StringRef> libraryRefs(options.libraries.begin(),
+                                     options.libraries.end());
+  engineOptions.sharedLibPaths = libraryRefs;
+  engineOptions.enableObjectDump = options.enableObjectDump;
+  auto engine =
+      ExecutionEngine::create(module, engineOptions, std::move(*engineMachine));
+  if (!engine) {
+    std::string text = errorText(engine.takeError());
+    // A null module from buildModule: its own error, or the diagnostics
+    // the translation printed.
+    if (!prepareError.empty())
+      error = prepareError;
+    else
+      error = "cannot JIT-compile '" + input.str() + "': " + text;
+    return nullptr;
+  }
+  return std::move(*engine);
+}
+
 int driver::run(const RunOptions &options, LowerFn lower, StringRef tool) {
   auto fail = [&](const llvm::Twine &message) {
     return reportError(tool, message);
@@ -156,10 +225,13 @@ int driver::run(const RunOptions &options, LowerFn lower, StringRef tool) {
   if (failed(
           checkHostOptions(options.optLevel, options.entryPointResult, error)))
     return fail(error);
-  std::vector<std::string> libraries;
-  if (failed(collectLibraries(options, libraries, error)))
+  JITOptions jit;
+  if (failed(jitLibraries(aot::libDirBesideTool(options.argv0) + "/" +
+                              options.runtimeLibrary,
+                          options.sharedLibs, jit.libraries, error)))
     return fail(error);
 
+  // Before the pipeline, which may ask about the host.
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::InitializeNativeTargetAsmParser();
@@ -176,57 +248,17 @@ int driver::run(const RunOptions &options, LowerFn lower, StringRef tool) {
       return 1;
   }
 
-  // Two target machines for the host: one translates and optimizes, the
-  // ExecutionEngine owns the other.
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder)
-    return fail("cannot target the host: " + errorText(builder.takeError()));
-  builder->setCodeGenOptLevel(aot::codeGenOptLevel(options.optLevel));
-  auto translationMachine = builder->createTargetMachine();
-  if (!translationMachine)
-    return fail("cannot target the host: " +
-                errorText(translationMachine.takeError()));
-  auto engineMachine = builder->createTargetMachine();
-  if (!engineMachine)
-    return fail("cannot target the host: " +
-                errorText(engineMachine.takeError()));
-
-  std::string entryError;
-  auto buildModule =
-      [&](Operation *op,
-          llvm::LLVMContext &llvmContext) -> std::unique_ptr<llvm::Module> {
-    TimingScope scope = timing.nest("Translate to LLVM IR");
-    std::unique_ptr<llvm::Module> llvmModule = aot::translateToLLVMIR(
-        cast<ModuleOp>(op), llvmContext, **translationMachine);
-    if (!llvmModule)
-      return nullptr;
-    if (failed(addEntryPoint(*llvmModule, options.entryPoint,
-                             options.entryPointResult, entryError)))
-      return nullptr;
-    return llvmModule;
+  jit.optLevel = options.optLevel;
+  jit.enableObjectDump = !options.objectFile.empty();
+  auto addEntry = [&](llvm::Module &llvmModule, std::string &message) {
+    return addEntryPoint(llvmModule, options.entryPoint,
+                         options.entryPointResult, message);
   };
-  auto optimize = [&](llvm::Module *llvmModule) {
-    TimingScope scope = timing.nest("Optimize LLVM IR");
-    aot::optimize(*llvmModule, **translationMachine, options.optLevel);
-    return llvm::Error::success();
-  };
-
-  ExecutionEngineOptions engineOptions;
-  engineOptions.llvmModuleBuilder = buildModule;
-  engineOptions.transformer = optimize;
-  SmallVector<StringRef> libraryRefs(libraries.begin(), libraries.end());
-  engineOptions.sharedLibPaths = libraryRefs;
-  engineOptions.enableObjectDump = !options.objectFile.empty();
-  auto engine = ExecutionEngine::create(*module, engineOptions,
-                                        std::move(*engineMachine));
-  if (!engine) {
-    std::string text = errorText(engine.takeError());
-    // A null module from buildModule: its own error, or the diagnostics
-    // the translation printed.
-    if (!entryError.empty())
-      return fail(entryError);
-    return fail("cannot JIT-compile '" + options.input + "': " + text);
-  }
+  jit.prepare = addEntry;
+  std::unique_ptr<ExecutionEngine> engine =
+      createJIT(*module, jit, options.input, timing, error);
+  if (!engine)
+    return fail(error);
 
   JITInitFn init = nullptr, fini = nullptr;
   JITRunFn runEntry = nullptr;
@@ -237,16 +269,16 @@ int driver::run(const RunOptions &options, LowerFn lower, StringRef tool) {
                                            reinterpret_cast<void **>(&init)},
           {KILN_AOT_RUN_NAME, reinterpret_cast<void **>(&runEntry)},
           {KILN_AOT_FINI_NAME, reinterpret_cast<void **>(&fini)}}) {
-      llvm::Expected<void *> address = (*engine)->lookup(name);
+      llvm::Expected<void *> address = engine->lookup(name);
       if (!address)
         return fail("cannot JIT-compile '" + options.input +
                     "': " + errorText(address.takeError()));
       *slot = *address;
     }
-    (*engine)->initialize();
+    engine->initialize();
   }
   if (!options.objectFile.empty())
-    (*engine)->dumpToObjectFile(options.objectFile);
+    engine->dumpToObjectFile(options.objectFile);
 
   KilnAOTResult result;
   std::memset(&result, 0, sizeof(result));

@@ -18,8 +18,17 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/CommandLine.h"
 
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace mlir {
+class ExecutionEngine;
+} // namespace mlir
 
 namespace kiln {
 namespace driver {
@@ -56,6 +65,40 @@ using LowerFn = llvm::function_ref<mlir::LogicalResult(mlir::ModuleOp module,
 /// diagnostics at the input. Returns the exit status: 0 after the entry
 /// point returns.
 int run(const RunOptions &options, LowerFn lower, llvm::StringRef tool);
+
+/// How a lowered program is JIT-compiled: by the runners, and by programs
+/// that embed the compiler (Kiln's Python package).
+struct JITOptions {
+  /// The libraries the program's symbols may come from (jitLibraries).
+  std::vector<std::string> libraries;
+  /// The host's optimization level, 0 to 3.
+  unsigned optLevel = 0;
+  /// Keep the compiled object for ExecutionEngine::dumpToObjectFile.
+  bool enableObjectDump = false;
+  /// Called on the translated LLVM IR before it is optimized (the runners
+  /// add the entry point there); fails with its error set.
+  llvm::function_ref<mlir::LogicalResult(llvm::Module &, std::string &)>
+      prepare;
+};
+
+/// The libraries a JIT-compiled program resolves its symbols from: the
+/// runtime library at `runtimeLibrary`, MLIR's runner utilities and async
+/// runtime, then `more`, as real paths and each once. Fails with `error`
+/// naming a library that is not there.
+mlir::LogicalResult jitLibraries(llvm::StringRef runtimeLibrary,
+                                 llvm::ArrayRef<std::string> more,
+                                 std::vector<std::string> &libraries,
+                                 std::string &error);
+
+/// Translates `module`, in the LLVM dialect, to LLVM IR as kiln-compile does
+/// (aot::translateToLLVMIR: module constructors and destructors stay in
+/// llvm.global_ctors/dtors), runs `options.prepare` and LLVM's optimization
+/// pipeline, and JIT-compiles the result. `input` names the program in
+/// messages. Null with `error` set on failure; the translation's own
+/// diagnostics go to the context's handler.
+std::unique_ptr<mlir::ExecutionEngine>
+createJIT(mlir::ModuleOp module, const JITOptions &options,
+          llvm::StringRef input, mlir::TimingScope &timing, std::string &error);
 
 /// The options every runner has, in mlir-runner's spelling, registered in
 /// `category` when constructed (before the command line is parsed).
