@@ -21,13 +21,18 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/ExecutionEngine/Orc/Core.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
 
+#include <dlfcn.h>
 #include <map>
 #include <optional>
 
@@ -118,6 +123,51 @@ static std::string formatDiagnostic(Diagnostic &diagnostic) {
 static bool programPrints(Operation *module) {
   return module->walk([](gpu::PrintfOp) { return WalkResult::interrupt(); })
       .wasInterrupted();
+}
+
+/// Binds every symbol the runtime library at `path` exports to that library's
+/// definition. The JIT searches the libraries of the whole process in the
+/// order they were opened, and every runtime exports the same mgpu* entry
+/// points: without this, a Vulkan program compiled after a spirv-cpu one
+/// would call the spirv-cpu runtime.
+static bool bindRuntimeSymbols(ExecutionEngine &engine, const std::string &path,
+                               std::string &error) {
+  auto file = llvm::object::ObjectFile::createObjectFile(path);
+  if (!file) {
+    error = "cannot read '" + path + "': " + toString(file.takeError());
+    return false;
+  }
+  auto *elf = dyn_cast<llvm::object::ELFObjectFileBase>(file->getBinary());
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (!elf || !handle) {
+    error = "cannot read the symbols of '" + path + "'";
+    return false;
+  }
+  std::vector<std::pair<std::string, void *>> symbols;
+  for (const llvm::object::ELFSymbolRef &symbol :
+       elf->getDynamicSymbolIterators()) {
+    llvm::Expected<uint32_t> flags = symbol.getFlags();
+    llvm::Expected<StringRef> name = symbol.getName();
+    if (!flags || !name) {
+      llvm::consumeError(flags.takeError());
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    if ((*flags & llvm::object::SymbolRef::SF_Undefined) ||
+        !(*flags & llvm::object::SymbolRef::SF_Global) || name->empty())
+      continue;
+    if (void *address = dlsym(handle, name->str().c_str()))
+      symbols.push_back({name->str(), address});
+  }
+  dlclose(handle);
+  engine.registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    for (auto &[name, address] : symbols)
+      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                             llvm::JITSymbolFlags::Exported};
+    return map;
+  });
+  return true;
 }
 
 namespace {
@@ -269,6 +319,8 @@ bool Compilation::run() {
       diagnostics.push_back(message);
     return fail(CompileFailure::Program, "");
   }
+  if (!bindRuntimeSymbols(*impl->engine, library.path(), message))
+    return fail(CompileFailure::Runtime, message);
   for (auto [name, slot] :
        {std::pair<const char *, void (**)()>{KILN_AOT_INIT_NAME, &impl->init},
         {KILN_AOT_FINI_NAME, &impl->fini}}) {
