@@ -267,18 +267,29 @@ module attributes {gpu.container_module} {
       memref.store %v, %m[%r, %c] : memref<4x6xi32>
       gpu.return
     }
-    gpu.func @spin(%x: memref<1xf32>, %n: index) kernel attributes {
-        spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]>} {
+    gpu.func @spin(%x: memref<?xf32>) kernel attributes {
+        spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %v0 = memref.load %x[%c0] : memref<1xf32>
-      %k = arith.constant 0.5 : f32
-      %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %v0) -> f32 {
-        %m = arith.mulf %acc, %k : f32
-        %a = arith.addf %m, %k : f32
-        scf.yield %a : f32
+      %bx = gpu.block_id x
+      %tx = gpu.thread_id x
+      %c64 = arith.constant 64 : index
+      %base = arith.muli %bx, %c64 : index
+      %i = arith.addi %base, %tx : index
+      %n = memref.dim %x, %c0 : memref<?xf32>
+      %inside = arith.cmpi ult, %i, %n : index
+      scf.if %inside {
+        %v0 = memref.load %x[%i] : memref<?xf32>
+        %k = arith.constant 0.5 : f32
+        %steps = arith.constant 50000 : index
+        %r = scf.for %j = %c0 to %steps step %c1 iter_args(%acc = %v0)
+            -> f32 {
+          %m = arith.mulf %acc, %k : f32
+          %a = arith.addf %m, %k : f32
+          scf.yield %a : f32
+        }
+        memref.store %r, %x[%i] : memref<?xf32>
       }
-      memref.store %r, %x[%c0] : memref<1xf32>
       gpu.return
     }
   }
@@ -297,23 +308,36 @@ module attributes {gpu.container_module} {
 }
 """
 
-# A kernel that runs for a while (n dependent steps in one thread), to see
-# that a call releases the GIL.
+# A kernel that runs for a while, to see that a call releases the GIL: 64
+# threads a block, one block per 64 elements of x, each thread 50000
+# dependent steps that take its element to 1 (the fixed point of x / 2 +
+# 1/2). Long runs come from many threads: lavapipe ends a loop after 65535
+# iterations.
 SPIN = """
 module attributes {gpu.container_module} {
-  func.func @spin(%x: memref<1xf32>, %n: index) {
+  func.func @spin(%x: memref<?xf32>) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
-               threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
-      %v0 = memref.load %x[%c0] : memref<1xf32>
-      %k = arith.constant 0.5 : f32
-      %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %v0) -> f32 {
-        %m = arith.mulf %acc, %k : f32
-        %a = arith.addf %m, %k : f32
-        scf.yield %a : f32
+    %c64 = arith.constant 64 : index
+    %n = memref.dim %x, %c0 : memref<?xf32>
+    %blocks = arith.ceildivui %n, %c64 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %blocks, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+      %base = arith.muli %bx, %c64 : index
+      %i = arith.addi %base, %tx : index
+      %inside = arith.cmpi ult, %i, %n : index
+      scf.if %inside {
+        %v0 = memref.load %x[%i] : memref<?xf32>
+        %k = arith.constant 0.5 : f32
+        %steps = arith.constant 50000 : index
+        %r = scf.for %j = %c0 to %steps step %c1 iter_args(%acc = %v0)
+            -> f32 {
+          %m = arith.mulf %acc, %k : f32
+          %a = arith.addf %m, %k : f32
+          scf.yield %a : f32
+        }
+        memref.store %r, %x[%i] : memref<?xf32>
       }
-      memref.store %r, %x[%c0] : memref<1xf32>
       gpu.terminator
     }
     return

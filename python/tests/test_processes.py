@@ -90,3 +90,32 @@ def test_readme_snippet():
         pytest.skip("the README's example runs on Vulkan")
     run = run_python(["-c", code])
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+MIXED_TARGETS = textwrap.dedent('''
+    import sys
+    import numpy as np
+    import kiln
+    sys.path.insert(0, sys.argv[1])
+    import support
+
+    for target in sys.argv[2:]:
+        prog = kiln.compile(support.SAXPY, target)
+        y = np.zeros(70, dtype=np.float32)
+        prog.saxpy(2.0, np.ones(70, dtype=np.float32), y)
+        assert (y == 2).all(), (target, y)
+        print(target, "ok", flush=True)
+''')
+
+
+def test_targets_in_one_process():
+    """Programs of every target with a device in one process, each target's
+    kernels run by its own runtime (the runtimes export the same mgpu*
+    names)."""
+    targets = [t for t in support.TARGETS if support.unavailable(t) is None]
+    if len(targets) < 2:
+        pytest.skip("one target only")
+    for order in (targets, targets[::-1]):
+        run = run_python(["-c", MIXED_TARGETS, str(support.REPO / "python" /
+                                                    "tests")] + order)
+        assert run.returncode == 0, run.stdout + run.stderr

@@ -70,7 +70,8 @@ def test_numpy_scalars(target):
 
 @pytest.mark.parametrize("position,value", [(0, 128), (0, -129), (1, 1 << 15),
                                             (2, 1 << 31), (3, 1 << 63),
-                                            (8, -1)])
+                                            (3, -(1 << 63) - 1),
+                                            (8, 1 << 63)])
 def test_integer_out_of_range(target, position, value):
     """An integer the parameter's type cannot hold is an OverflowError or
     ValueError, not a silently truncated value."""

@@ -82,25 +82,44 @@ def count_while(function):
     return count, time.monotonic() - begin
 
 
+def long_enough(call, seconds=0.2):
+    """The size of x (a multiple of 64) for which call(x) takes `seconds`,
+    doubling from one block."""
+    size = 64
+    while True:
+        x = np.zeros(size, dtype=np.float32)
+        begin = time.monotonic()
+        call(x)
+        if time.monotonic() - begin >= seconds or size >= 1 << 22:
+            return size
+        size *= 2
+
+
 def test_call_releases_the_gil(target):
     """While one thread waits in a long kernel, another runs Python."""
     prog = support.program(support.SPIN, target)
-    x = np.zeros(1, dtype=np.float32)
-    count, seconds = count_while(lambda: prog.spin(x, 30_000_000))
+    size = long_enough(prog.spin)
+    x = np.zeros(size, dtype=np.float32)
+    count, seconds = count_while(lambda: prog.spin(x))
     assert seconds > 0.05, "the kernel was too short to tell"
     assert count >= 10, f"{count} steps of the other thread in {seconds:.2f} s"
-    assert x[0] == 1.0  # the fixed point of x / 2 + 1/2
+    np.testing.assert_array_equal(x, np.ones(size, dtype=np.float32))
 
 
 def test_launch_releases_the_gil(target):
     """The same for a kernel launched directly."""
     prog = support.program(support.OUTLINED, target)
     spin = prog.kernel("kernels", "spin")
-    x = np.zeros(1, dtype=np.float32)
-    count, seconds = count_while(lambda: spin[1, 1](x, 30_000_000))
+
+    def launch(x):
+        spin[x.size // 64, 64](x)
+
+    size = long_enough(launch)
+    x = np.zeros(size, dtype=np.float32)
+    count, seconds = count_while(lambda: launch(x))
     assert seconds > 0.05, "the kernel was too short to tell"
     assert count >= 10, f"{count} steps of the other thread in {seconds:.2f} s"
-    assert x[0] == 1.0
+    np.testing.assert_array_equal(x, np.ones(size, dtype=np.float32))
 
 
 def test_compile_releases_the_gil(target):
