@@ -10,7 +10,7 @@ See docs/python.md.
 from . import _kiln
 from ._errors import CompileError, RuntimeError
 from ._program import Program, compile
-from ._device import Device, DeviceArray, devices, to_device
+from ._device import Device, DeviceArray, devices, from_dlpack, to_device
 from ._timing import Launch, timing
 
 __version__ = _kiln.__version__
@@ -24,6 +24,7 @@ __all__ = [
     "RuntimeError",
     "compile",
     "devices",
+    "from_dlpack",
     "timing",
     "to_device",
     "__version__",

@@ -86,6 +86,37 @@ class DeviceArray:
             _kiln.copy(self.target, self.device, self._pointer,
                        _types.address(array), self.nbytes)
 
+    # DLPack device types (dlpack.h's DLDeviceType).
+    _DLPACK_DEVICES = {"spirv-cpu": 1, "cuda": 2, "vulkan": 7}
+
+    def __dlpack_device__(self):
+        """(device type, device index) as DLPack has them: kDLCPU for
+        spirv-cpu, whose device memory is host memory, kDLCUDA, kDLVulkan."""
+        return (self._DLPACK_DEVICES[self.target], self.device)
+
+    def __dlpack__(self, stream=None):
+        """A DLPack capsule of the array's memory, without a copy (spirv-cpu:
+        host memory, which numpy and other CPU libraries take)."""
+        if self.target != "spirv-cpu":
+            raise BufferError(f"DLPack export of {self.target} device memory "
+                              "is not supported yet; use .numpy()")
+        return self._host_view().__dlpack__()
+
+    def _host_view(self):
+        """A numpy array over the memory (spirv-cpu), keeping this alive."""
+        owner = self
+
+        class _Memory:
+            __array_interface__ = {
+                "shape": self.shape,
+                "typestr": self.dtype.str,
+                "data": (self._pointer, False),
+                "version": 3,
+            }
+            array = owner
+
+        return np.asarray(_Memory())
+
     def __del__(self):
         pointer, self._pointer = getattr(self, "_pointer", None), None
         if pointer is not None:
@@ -99,10 +130,64 @@ class DeviceArray:
                 f"on {self.target} device {self.device}>")
 
 
+_DTYPES = {np.dtype(d) for d in (
+    np.float16, np.float32, np.float64, np.bool_, np.int8, np.int16,
+    np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)}
+
+
+def from_dlpack(obj):
+    """An array from any object with __dlpack__: a numpy array sharing the
+    memory of a CPU tensor (no copy), which passes wherever a memref goes."""
+    if isinstance(obj, DeviceArray):
+        if obj.target == "spirv-cpu":
+            return obj._host_view()
+        return obj
+    if not hasattr(obj, "__dlpack__"):
+        raise TypeError(f"from_dlpack() takes an object with __dlpack__, not "
+                        f"{type(obj).__name__}")
+    device_type, _ = obj.__dlpack_device__()
+    if device_type not in (1, 3):
+        raise BufferError(f"from_dlpack(): DLPack device type {device_type} "
+                          "is not host memory; kiln takes CPU tensors")
+    return writeable_view(np.from_dlpack(obj), obj)
+
+
+def writeable_view(array, owner):
+    """`array`'s memory as a writeable numpy array that keeps `owner`
+    alive: numpy marks what it imports through DLPack read-only, which has no
+    such flag, and a function may write into its memref arguments."""
+    if array.flags.writeable:
+        return array
+
+    class _Memory:
+        __array_interface__ = {
+            "shape": array.shape,
+            "typestr": array.dtype.str,
+            "data": (array.__array_interface__["data"][0], False),
+            "strides": array.strides,
+            "version": 3,
+        }
+        keep = (array, owner)
+
+    return np.asarray(_Memory())
+
+
 def to_device(array, target="vulkan", device=0):
     """Copies numpy `array` to `device` of `target`: a kiln.DeviceArray."""
+    _check_target(target)
     if isinstance(array, DeviceArray):
         array = array.numpy()
+    if not isinstance(array, np.ndarray):
+        if hasattr(array, "__dlpack__"):
+            array = np.from_dlpack(array)
+        else:
+            raise TypeError("to_device() takes a numpy array, not "
+                            f"{type(array).__name__}")
+    if array.dtype not in _DTYPES:
+        raise TypeError(f"to_device(): arrays of {array.dtype} have no MLIR "
+                        "element type kiln passes")
+    if isinstance(device, bool) or not isinstance(device, (int, np.integer)):
+        raise TypeError("device is an index in the runtime's device list")
     array = np.ascontiguousarray(array)
     result = DeviceArray(target, device, array.shape, array.dtype)
     result.copy_from(array)

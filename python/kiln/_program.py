@@ -177,7 +177,8 @@ def memref_descriptor(value, t, what, target, keep):
     else:
         if not isinstance(value, np.ndarray):
             if hasattr(value, "__dlpack__"):
-                value = np.from_dlpack(value)
+                from ._device import from_dlpack
+                value = from_dlpack(value)
             elif isinstance(value, (list, tuple)):
                 raise TypeError(f"{what} is {t['text']}: pass a numpy array "
                                 f"(np.array(...)), not a {type(value).__name__}")

@@ -116,17 +116,25 @@ def scalar_bytes(element, value, what):
             value, (int, np.integer, bool, np.bool_)):
         raise TypeError(f"{what} is {element}: pass an int, not "
                         f"{type(value).__name__}")
+    unsigned_numpy = isinstance(value, np.unsignedinteger)
     value = int(value)
-    if element.startswith("ui"):
+    if element.startswith("ui") or (unsigned_numpy and bits > 1 and
+                                    not element.startswith("si") and
+                                    element != "index"):
+        # Unsigned types, and a numpy unsigned integer for a signless one
+        # (its bits as they are).
         low, high = 0, (1 << bits) - 1
-    elif element.startswith("si") or element == "index":
-        low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
     else:
-        # Signless: either reading of the bits.
-        low, high = -(1 << (bits - 1)), (1 << bits) - 1
+        # Signed and signless types take the signed range, as MLIR prints
+        # their constants.
+        low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
     if not low <= value <= high:
+        hint = ""
+        if low < 0 and 0 <= value < (1 << bits):
+            hint = (f"; pass np.uint{bits}({value}) for its bits as an "
+                    "unsigned value") if bits in (8, 16, 32, 64) else ""
         raise OverflowError(f"{what}: {value} does not fit in {element} "
-                            f"({low} to {high})")
+                            f"({low} to {high}){hint}")
     size = scalar_size(element)
     return np.frombuffer(
         (value & ((1 << (8 * size)) - 1)).to_bytes(size, "little"),
