@@ -173,6 +173,12 @@ static bool bindRuntimeSymbols(ExecutionEngine &engine, const std::string &path,
 namespace {
 /// One compilation, run on a thread with a tool's large stack.
 struct Compilation {
+  Compilation(const CompileOptions &options, RuntimeLibrary &library,
+              std::vector<std::string> &diagnostics,
+              std::vector<std::string> &warnings)
+      : options(options), library(library), diagnostics(diagnostics),
+        warnings(warnings) {}
+
   const CompileOptions &options;
   RuntimeLibrary &library;
   std::vector<std::string> &diagnostics;

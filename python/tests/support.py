@@ -91,6 +91,15 @@ def runner(target):
     return found
 
 
+def tool_env():
+    """The environment for Kiln's tools: without an LD_PRELOAD of the
+    sanitizer runtime (the sanitizer build preloads it into the interpreter),
+    which the tools, linked with their own, refuse."""
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)
+    return env
+
+
 def python_env():
     """The environment a child Python needs to import the same kiln."""
     env = dict(os.environ)

@@ -39,7 +39,8 @@ def inputs():
 
 def test_same_results_as_the_runner(target):
     run = subprocess.run([support.runner(target), str(SOURCE)],
-                         capture_output=True, text=True, timeout=300)
+                         capture_output=True, text=True, timeout=300,
+                         env=support.tool_env())
     assert run.returncode == 0, run.stderr
     (c_shape, c_printed), (y_shape, y_printed) = printed_memrefs(run.stdout)
     assert c_shape == (6, 4) and y_shape == (16,)
@@ -68,7 +69,8 @@ def test_main_prints_the_same_from_python(target, capfd):
     """Calling @main from Python prints what the runner prints (the runner
     utilities' stdout is the process's)."""
     run = subprocess.run([support.runner(target), str(SOURCE)],
-                         capture_output=True, text=True, timeout=300)
+                         capture_output=True, text=True, timeout=300,
+                         env=support.tool_env())
     assert run.returncode == 0, run.stderr
     prog = kiln.compile(SOURCE, target)
     capfd.readouterr()

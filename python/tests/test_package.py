@@ -18,7 +18,8 @@ def test_version_matches_the_tools():
     if tool is None:
         pytest.skip("no build tree to compare with")
     out = subprocess.run([str(tool / "bin" / "kiln-compile"), "--version"],
-                         capture_output=True, text=True).stdout
+                         capture_output=True, text=True,
+                         env=support.tool_env()).stdout
     assert kiln.__version__ in out, out
 
 
