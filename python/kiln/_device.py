@@ -77,7 +77,8 @@ class DeviceArray:
 
     def copy_from(self, array):
         """Copies numpy `array` (same shape and dtype) into the array."""
-        array = np.ascontiguousarray(array)
+        # Not np.ascontiguousarray, which makes a rank-0 array rank 1.
+        array = np.asarray(array, order="C")
         if array.shape != self.shape or array.dtype != self.dtype:
             raise ValueError(f"copy_from: an array of shape {array.shape} "
                              f"and dtype {array.dtype}, for a device array of "
@@ -88,19 +89,48 @@ class DeviceArray:
 
     # DLPack device types (dlpack.h's DLDeviceType).
     _DLPACK_DEVICES = {"spirv-cpu": 1, "cuda": 2, "vulkan": 7}
+    # DLPack type codes (dlpack.h's DLDataTypeCode) by numpy dtype kind.
+    _DLPACK_CODES = {"i": 0, "u": 1, "f": 2, "b": 6}
 
     def __dlpack_device__(self):
         """(device type, device index) as DLPack has them: kDLCPU for
         spirv-cpu, whose device memory is host memory, kDLCUDA, kDLVulkan."""
         return (self._DLPACK_DEVICES[self.target], self.device)
 
-    def __dlpack__(self, stream=None):
-        """A DLPack capsule of the array's memory, without a copy (spirv-cpu:
-        host memory, which numpy and other CPU libraries take)."""
-        if self.target != "spirv-cpu":
-            raise BufferError(f"DLPack export of {self.target} device memory "
-                              "is not supported yet; use .numpy()")
-        return self._host_view().__dlpack__()
+    def __dlpack__(self, stream=None, *, max_version=None, dl_device=None,
+                   copy=None):
+        """A DLPack capsule of the array's memory, without a copy: host
+        memory on spirv-cpu, a CUDA device pointer on CUDA, and on Vulkan the
+        address Kiln's Vulkan runtime gave the allocation (meaningful to Kiln
+        only). The capsule keeps this array alive until its consumer is done.
+
+        Kiln finishes every copy and launch before returning, so the memory
+        is ready on any `stream`. `max_version` is accepted and a DLPack 0.x
+        capsule returned, as DLPack allows; `dl_device` other than the
+        array's own and `copy=True` are refused.
+        """
+        if stream is not None and (isinstance(stream, bool)
+                                   or not isinstance(stream, int)):
+            raise TypeError(f"__dlpack__: stream is None or an int, not "
+                            f"{type(stream).__name__}")
+        if dl_device is not None and tuple(dl_device) != \
+                self.__dlpack_device__():
+            raise BufferError(f"__dlpack__: the array is on DLPack device "
+                              f"{self.__dlpack_device__()}, not {dl_device}; "
+                              "kiln does not copy across devices")
+        if copy:
+            raise BufferError("__dlpack__: kiln exports the array's memory "
+                              "without a copy (copy=True is not supported); "
+                              "use .numpy() for a copy")
+        strides = []
+        stride = 1
+        for size in reversed(self.shape):
+            strides.insert(0, stride)
+            stride *= size
+        return _kiln.dlpack_capsule(
+            self, self._pointer, list(self.shape), strides,
+            self._DLPACK_CODES[self.dtype.kind], self.dtype.itemsize * 8,
+            self._DLPACK_DEVICES[self.target], self.device)
 
     def _host_view(self):
         """A numpy array over the memory (spirv-cpu), keeping this alive."""
@@ -148,7 +178,9 @@ def from_dlpack(obj):
     device_type, _ = obj.__dlpack_device__()
     if device_type not in (1, 3):
         raise BufferError(f"from_dlpack(): DLPack device type {device_type} "
-                          "is not host memory; kiln takes CPU tensors")
+                          "is not host memory; kiln takes CPU tensors (and "
+                          "its own DeviceArrays), not other libraries' "
+                          "device memory: copy it to the host first")
     return writeable_view(np.from_dlpack(obj), obj)
 
 
@@ -188,7 +220,8 @@ def to_device(array, target="vulkan", device=0):
                         "element type kiln passes")
     if isinstance(device, bool) or not isinstance(device, (int, np.integer)):
         raise TypeError("device is an index in the runtime's device list")
-    array = np.ascontiguousarray(array)
+    # Not np.ascontiguousarray, which makes a rank-0 array rank 1.
+    array = np.asarray(array, order="C")
     result = DeviceArray(target, device, array.shape, array.dtype)
     result.copy_from(array)
     return result

@@ -3,12 +3,14 @@
 // The low-level interface the package's Python files build kiln's API on
 // (python/kiln/): compiling (Program.h), calling a host function with
 // arguments the Python side has laid out as the packed interface takes them,
-// and the runtime's memory, modules and launches (Runtimes.h). Every call
-// that compiles or waits for a device releases the GIL. Runtime failures
-// raise kiln._kiln.RuntimeError, a RuntimeError.
+// the runtime's memory, modules and launches (Runtimes.h), and DLPack
+// capsules (DLPack.h). Every call that compiles or waits for a device
+// releases the GIL. Runtime failures raise kiln._kiln.RuntimeError, a
+// RuntimeError.
 //
 //===----------------------------------------------------------------------===//
 
+#include "DLPack.h"
 #include "Program.h"
 #include "Runtimes.h"
 
@@ -103,6 +105,7 @@ PYBIND11_MODULE(_kiln, m) {
   m.attr("__version__") = KILN_VERSION;
   py::register_exception<KilnRuntimeError>(m, "RuntimeError",
                                            PyExc_RuntimeError);
+  dlpack::registerFunctions(m);
 
   py::class_<Program>(m, "Program")
       .def_property_readonly("target", &Program::target)

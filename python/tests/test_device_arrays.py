@@ -1,6 +1,9 @@
 """Devices, device arrays and DLPack."""
 
+import datetime
 import gc
+import sys
+import weakref
 
 import numpy as np
 import pytest
@@ -57,6 +60,14 @@ def test_to_device_dtypes(target, dtype):
     d = kiln.to_device(x, target)
     assert d.dtype == np.dtype(dtype)
     np.testing.assert_array_equal(d.numpy(), x)
+
+
+def test_to_device_rank_0(target):
+    """A rank-0 array stays rank 0 on the device."""
+    d = kiln.to_device(np.array(2.5, dtype=np.float64), target)
+    assert d.shape == ()
+    back = d.numpy()
+    assert back.shape == () and back == 2.5
 
 
 def test_to_device_non_contiguous(target):
@@ -241,3 +252,124 @@ def test_dlpack_device_array_round_trip(target):
     again = kiln.from_dlpack(dy)
     prog.saxpy(1.0, np.ones(8, dtype=np.float32), again)
     np.testing.assert_array_equal(dy.numpy(), np.ones(8, dtype=np.float32))
+
+
+@pytest.mark.parametrize("dtype,code,bits", [
+    (np.float16, 2, 16), (np.float32, 2, 32), (np.float64, 2, 64),
+    (np.int8, 0, 8), (np.int64, 0, 64), (np.uint16, 1, 16),
+    (np.uint64, 1, 64), (np.bool_, 6, 8)])
+def test_dlpack_capsule_describes_the_array(target, dtype, code, bits):
+    """The capsule is a DLPack tensor of the array's own memory, read back
+    through the extension: device, pointer, data type, sizes, strides."""
+    d = kiln.to_device((np.arange(24) % 2).astype(dtype).reshape(2, 3, 4),
+                       target)
+    capsule = d.__dlpack__()
+    assert type(capsule).__name__ == "PyCapsule"
+    info = kiln._kiln.dlpack_info(capsule)
+    assert info["device"] == (DLPACK_DEVICE[target], 0)
+    assert info["data"] == d._pointer
+    assert info["byte_offset"] == 0
+    assert info["dtype"] == (code, bits, 1)
+    assert info["shape"] == (2, 3, 4)
+    assert info["strides"] == (12, 4, 1)
+
+
+def test_dlpack_capsule_of_a_scalar(target):
+    d = kiln.to_device(np.array(3.0, dtype=np.float32), target)
+    info = kiln._kiln.dlpack_info(d.__dlpack__())
+    assert info["shape"] == () and info["strides"] in ((), None)
+    assert info["data"] == d._pointer
+
+
+def test_dlpack_capsule_keeps_the_array_alive(target):
+    """The array lives (and its memory stays allocated) while a capsule of
+    it does, and goes when the capsule goes."""
+    x = np.arange(8, dtype=np.int32)
+    d = kiln.to_device(x, target)
+    alive = weakref.ref(d)
+    capsule = d.__dlpack__()
+    del d
+    gc.collect()
+    assert alive() is not None
+    np.testing.assert_array_equal(alive().numpy(), x)
+    del capsule
+    gc.collect()
+    assert alive() is None
+
+
+def test_dlpack_deleter_runs_once(target):
+    """A capsule deleted unconsumed deletes its tensor once; a consumed one
+    leaves that to its consumer (the reference the tensor holds on the
+    array counts each deletion: a second would take one the array's
+    holders own)."""
+    x = np.arange(6, dtype=np.float32)
+    d = kiln.to_device(x, target)
+    base = sys.getrefcount(d)
+    capsule = d.__dlpack__()
+    assert sys.getrefcount(d) == base + 1
+    del capsule
+    gc.collect()
+    assert sys.getrefcount(d) == base
+
+    capsule = d.__dlpack__()
+    kiln._kiln.dlpack_consume(capsule)
+    assert sys.getrefcount(d) == base
+    with pytest.raises(ValueError, match="already consumed"):
+        kiln._kiln.dlpack_info(capsule)
+    with pytest.raises(ValueError, match="already consumed"):
+        kiln._kiln.dlpack_consume(capsule)
+    del capsule
+    gc.collect()
+    assert sys.getrefcount(d) == base
+
+    if target == "spirv-cpu":
+        # numpy consumes the capsule and deletes the tensor with its view.
+        view = np.from_dlpack(d)
+        assert sys.getrefcount(d) == base + 1
+        np.testing.assert_array_equal(view, x)
+        del view
+        gc.collect()
+        assert sys.getrefcount(d) == base
+    np.testing.assert_array_equal(d.numpy(), x)
+
+
+def test_dlpack_arguments(target):
+    d = kiln.to_device(np.zeros(4, dtype=np.float32), target)
+    device = d.__dlpack_device__()
+    kiln._kiln.dlpack_info(d.__dlpack__(stream=None, max_version=(1, 0),
+                                        dl_device=device, copy=False))
+    if target == "cuda":
+        kiln._kiln.dlpack_info(d.__dlpack__(stream=1))
+    with pytest.raises(TypeError, match="stream"):
+        d.__dlpack__(stream="default")
+    with pytest.raises(BufferError, match="without a copy"):
+        d.__dlpack__(copy=True)
+    with pytest.raises(BufferError, match="not"):
+        d.__dlpack__(dl_device=(device[0], device[1] + 1))
+
+
+def test_dlpack_info_refuses_what_is_not_a_tensor():
+    with pytest.raises(TypeError, match="DLPack capsule"):
+        kiln._kiln.dlpack_info(np.zeros(2))
+    with pytest.raises(ValueError, match="not a DLPack tensor"):
+        # Another capsule: datetime's C API.
+        kiln._kiln.dlpack_info(datetime.datetime_CAPI)
+
+
+class ForeignDevice:
+    """Another library's device tensor, as DLPack describes it."""
+
+    def __init__(self, device_type):
+        self.device_type = device_type
+
+    def __dlpack__(self, stream=None):
+        raise AssertionError("kiln must refuse before taking the capsule")
+
+    def __dlpack_device__(self):
+        return (self.device_type, 0)
+
+
+@pytest.mark.parametrize("device_type", [2, 7])
+def test_from_dlpack_refuses_foreign_device_memory(device_type):
+    with pytest.raises(BufferError, match="copy it to the host first"):
+        kiln.from_dlpack(ForeignDevice(device_type))
