@@ -7,7 +7,8 @@
 #
 # The kit holds:
 # - the MPI integration programs (test/Integration/MPI and the example)
-#   compiled for CUDA into executables, with each rank's expected output,
+#   compiled for CUDA and for Vulkan (NAME-vk) into executables, with each
+#   rank's expected output,
 #   which this script takes from the same programs run here on spirv-cpu
 #   under mpirun;
 # - kiln-bench with the runtimes it opens;
@@ -48,9 +49,16 @@ run_here() {
 }
 echo "$programs" | while IFS=: read -r name source; do
   "$bin/kiln-compile" "$source" --target=cuda --emit=exe -o "$out/programs/$name"
+  # The same program on Vulkan, where there is a Vulkan driver.
+  "$bin/kiln-compile" "$source" --target=vulkan --emit=exe \
+    -o "$out/programs/$name-vk"
   tmp=$(mktemp)
   "$bin/kiln-compile" "$source" --target=spirv-cpu --emit=exe -o "$tmp"
   run_here "$tmp" "$out/programs/$name.expected"
+  for r in 0 1; do
+    cp "$out/programs/$name.expected.rank.$r" \
+      "$out/programs/$name-vk.expected.rank.$r"
+  done
   rm -f "$tmp"
 done
 
@@ -81,9 +89,10 @@ for f in /usr/bin/orterun /usr/bin/orted "/usr/lib/$multiarch/libmpi.so.40" \
 done | sort -u | grep -v -E '/(libc|libm|libpthread|libdl|librt|libgcc_s|libstdc\+\+|ld-linux[^/]*)\.so' |
   while read -r lib; do cp -L "$lib" "$ompi/deps/"; done
 
-strip --strip-unneeded "$out"/bin/* "$out"/lib/*.so* "$out"/programs/dot \
-  "$out"/programs/device-memory "$out"/programs/ops "$out"/programs/shard \
-  "$out"/programs/heat 2>/dev/null || true
+strip --strip-unneeded "$out"/bin/* "$out"/lib/*.so* 2>/dev/null || true
+for exe in "$out"/programs/*; do
+  case $exe in *.expected.*) ;; *) strip --strip-unneeded "$exe" ;; esac
+done
 cp scripts/device-kit-mpi-run "$out/run"
 chmod +x "$out/run"
 du -sh "$out"
