@@ -70,6 +70,30 @@ Status Launcher::open() {
 void Launcher::close() {
   emptyBuffer.reset();
   emptyMemory.reset();
+  keptStaging.reset();
+}
+
+namespace {
+/// The most a copy stages at once: larger copies go in pieces of this size,
+/// so that the kept staging buffer stays bounded.
+constexpr VkDeviceSize kStagingPieceBytes = 64ull << 20;
+} // namespace
+
+Expected<std::unique_ptr<Launcher::Staging>>
+Launcher::takeStaging(VkDeviceSize size) {
+  if (keptStaging && keptStaging->size >= size)
+    return std::move(keptStaging);
+  auto staging = std::make_unique<Staging>();
+  KILN_TRY(memory.createStaging(
+      size, staging->buffer, staging->memory, staging->mapped,
+      "the staging buffer of an mgpuMemcpy (gpu.memcpy)"));
+  staging->size = size;
+  return staging;
+}
+
+void Launcher::keepStaging(std::unique_ptr<Staging> staging) {
+  if (!keptStaging || keptStaging->size < staging->size)
+    keptStaging = std::move(staging);
 }
 
 Expected<double> Launcher::deviceCopy(void *dst, const void *src, size_t size) {
@@ -128,36 +152,38 @@ Status Launcher::copy(void *dst, const void *src, size_t size) {
         })
         .takeError();
   }
-  // One side is host memory: go through a host-visible staging buffer,
-  // released on every path.
-  Owned<VkBuffer> staging;
-  Owned<VkDeviceMemory> stagingMemory;
-  void *mapped;
-  KILN_TRY(
-      memory.createStaging(size, staging, stagingMemory, mapped,
-                           "the staging buffer of an mgpuMemcpy (gpu.memcpy)"));
+  // One side is host memory: go through a host-visible staging buffer, in
+  // pieces of at most kStagingPieceBytes.
+  VkDeviceSize piece = std::min<VkDeviceSize>(size, kStagingPieceBytes);
+  KILN_ASSIGN_OR_RETURN(std::unique_ptr<Staging> staging, takeStaging(piece));
   ++dev.stats.stagedCopies;
-  if (da)
-    std::memcpy(mapped, src, size);
-  Status copied = queue
-                      .runNow([&](VkCommandBuffer cmd) {
-                        VkBufferCopy region{da ? 0 : s - sa->base,
-                                            da ? d - da->base : 0, size};
-                        dev.vk.vkCmdCopyBuffer(
-                            cmd, da ? staging.get() : sa->buffer.get(),
-                            da ? da->buffer.get() : staging.get(), 1, &region);
-                      })
-                      .takeError();
-  if (copied) {
-    // A copy that timed out still uses the staging buffer: never free it.
-    if (dev.stuck) {
-      staging.release();
-      stagingMemory.release();
+  VkBuffer device = da ? da->buffer.get() : sa->buffer.get();
+  VkDeviceSize deviceOffset = da ? d - da->base : s - sa->base;
+  for (VkDeviceSize done = 0; done < size; done += piece) {
+    VkDeviceSize n = std::min<VkDeviceSize>(piece, size - done);
+    if (da)
+      std::memcpy(staging->mapped, static_cast<const char *>(src) + done, n);
+    Status copied = queue
+                        .runNow([&](VkCommandBuffer cmd) {
+                          VkBufferCopy region{da ? 0 : deviceOffset + done,
+                                              da ? deviceOffset + done : 0, n};
+                          dev.vk.vkCmdCopyBuffer(
+                              cmd, da ? staging->buffer.get() : device,
+                              da ? device : staging->buffer.get(), 1, &region);
+                        })
+                        .takeError();
+    if (copied) {
+      // A copy that timed out still uses the staging buffer: never free it.
+      if (dev.stuck) {
+        staging->buffer.release();
+        staging->memory.release();
+      }
+      return copied;
     }
-    return copied;
+    if (!da)
+      std::memcpy(static_cast<char *>(dst) + done, staging->mapped, n);
   }
-  if (!da)
-    std::memcpy(dst, mapped, size);
+  keepStaging(std::move(staging));
   return Status::success();
 }
 
