@@ -8,31 +8,11 @@ import numpy as np
 import pytest
 
 import kiln
+import support
 
-SAXPY = """
-module attributes {gpu.container_module} {
-  func.func @saxpy(%a: f32, %x: memref<?xf32>, %y: memref<?xf32>) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c64 = arith.constant 64 : index
-    %n = memref.dim %x, %c0 : memref<?xf32>
-    %blocks = arith.ceildivui %n, %c64 : index
-    gpu.launch blocks(%bx, %by, %bz) in (%gx = %blocks, %gy = %c1, %gz = %c1)
-               threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
-      %base = arith.muli %bx, %c64 : index
-      %i = arith.addi %base, %tx : index
-      %inside = arith.cmpi ult, %i, %n : index
-      scf.if %inside {
-        %xi = memref.load %x[%i] : memref<?xf32>
-        %yi = memref.load %y[%i] : memref<?xf32>
-        %axi = arith.mulf %a, %xi : f32
-        %r = arith.addf %axi, %yi : f32
-        memref.store %r, %y[%i] : memref<?xf32>
-      }
-      gpu.terminator
-    }
-    return
-  }
+# The suite's saxpy module (support.SAXPY) with a function whose gpu.alloc
+# fails at run time added to it.
+SAXPY = support.SAXPY.rstrip().removesuffix("}") + """\
   func.func @alloc_fails(%n: index) {
     %m = gpu.alloc (%n) : memref<?xf32>
     gpu.dealloc %m : memref<?xf32>
