@@ -5,7 +5,7 @@ set -eu
 PACKAGES="cmake ninja-build g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools \
 llvm-22-tools libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers \
 vulkan-tools spirv-tools spirv-headers glslc libgtest-dev libbenchmark-dev gnuplot-nox \
-openmpi-bin mpich pybind11-dev python3-dev python3-numpy python3-pytest"
+openmpi-bin mpich pybind11-dev python3-dev python3-numpy python3-pytest valgrind"
 # --sanitize: also clang with its sanitizer and libFuzzer runtimes, for the
 # ASan/UBSan build and the fuzz targets (scripts/test.sh --sanitize).
 if [ "${1:-}" = --sanitize ]; then

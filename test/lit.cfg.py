@@ -46,6 +46,7 @@ llvm_config.with_environment("PATH", config.kiln_tools_dir, append_path=True)
 
 # Integration tests run kernels on a Vulkan device (lavapipe when there is no
 # GPU); they need a working loader and driver.
+import re
 import subprocess
 runner = os.path.join(config.kiln_tools_dir, "kiln-vulkan-runner")
 if os.path.exists(runner):
@@ -54,6 +55,11 @@ if os.path.exists(runner):
                                timeout=60)
         if probe.returncode == 0:
             config.available_features.add("vulkan-runner")
+            # Every device a CPU (lavapipe): the one kiln-bench
+            # --count-instructions counts on by default.
+            types = re.findall(r"type: (\w+)", probe.stdout.decode())
+            if types and all(t == "CPU" for t in types):
+                config.available_features.add("vulkan-cpu-only")
         else:
             lit_config.note("no Vulkan device; integration tests are "
                             "unsupported: " + probe.stderr.decode().strip())
@@ -98,6 +104,13 @@ import shutil
 # The spirv-cpu target's debug info is checked in gdb where there is one.
 if shutil.which("gdb"):
     config.available_features.add("gdb")
+# kiln-bench --count-instructions runs under valgrind's callgrind; not
+# in a sanitizer build, which valgrind cannot run.
+if shutil.which("valgrind") and not getattr(config, "kiln_sanitize", False):
+    config.available_features.add("valgrind")
+else:
+    lit_config.note("no valgrind (or a sanitizer build); the shader "
+                    "instruction count tests are unsupported")
 if shutil.which("gnuplot"):
     config.available_features.add("gnuplot")
 else:

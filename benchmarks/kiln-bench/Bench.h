@@ -174,6 +174,9 @@ struct Case {
   /// 2(n-1)/n; 0 for the others).
   int ranks = 0;
   double busFactor = 0;
+  /// The kernel launches in one repetition (--count-instructions reports
+  /// instructions per launch).
+  unsigned launches = 1;
 };
 
 /// The cases of one kernel at one size, measured together: their
@@ -214,6 +217,12 @@ struct Result {
   /// factor of the bus bandwidth over the algorithm bandwidth (throughput).
   int ranks = 0;
   double busFactor = 0;
+  /// --count-instructions: the instructions the device's shader code
+  /// executed per launch (one repetition's over its launches), and this
+  /// variant's count over the reference's (NaN: not counted, or no
+  /// reference).
+  double instructions = std::numeric_limits<double>::quiet_NaN();
+  double instructionRatio = std::numeric_limits<double>::quiet_NaN();
 
   bool isKiln() const { return variant == "kiln"; }
   bool multiDevice() const { return devices > 1; }
@@ -269,6 +278,10 @@ struct Options {
   unsigned launches = 2000;
   bool smoke = false;
   bool list = false;
+  /// --count-instructions: count the instructions each case's shader code
+  /// executes in one repetition under callgrind (CPU drivers and
+  /// spirv-cpu only) instead of timing it.
+  bool countInstructions = false;
   /// --mpi's value ("auto" without one; "" when not given), and whether
   /// kiln-bench runs as a rank of an MPI job (MPI.h: detectMPI), of which
   /// implementation.

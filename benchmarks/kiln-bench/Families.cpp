@@ -1228,6 +1228,7 @@ void emptyKernel(Session &s, unsigned launches, std::vector<Group> &groups) {
                               nullptr, 0));
       };
       Case c = row(kernel, variant, size, "klaunch/s", launches);
+      c.launches = launches;
       c.check = [&s, launch] {
         launch();
         need(s.rt.api->synchronize(s.stream));

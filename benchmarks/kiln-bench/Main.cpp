@@ -5,7 +5,7 @@
 //            [--reps=N] [--warmup=N] [--max-seconds=S] [--smoke]
 //            [--json=FILE] [--csv=FILE] [--plot=FILE.svg|FILE.png] [--list]
 //            [--mpi[=openmpi|mpich]] [--allreduce-sizes=N,N,...]
-//            [--benchmark_...]
+//            [--count-instructions] [--benchmark_...]
 //
 // Runs the kernels of benchmarks/kernels/ (compiled by Kiln at build time)
 // next to hand-written references and the device's own copy on each
@@ -16,9 +16,11 @@
 // scaling efficiency. Under mpirun (MPI.h) each rank runs on its own
 // device, and kiln-bench measures what the ranks do together: the stream
 // kernels on every rank at once and the allreduce of host and device
-// buffers; rank 0 reports. Exit status: 0 when everything that ran was correct,
-// 1 when a result was wrong or a backend asked for by name is missing, 2 on a
-// usage error.
+// buffers; rank 0 reports. With --count-instructions it runs itself under
+// callgrind and reports the instructions each case's shader code executes
+// per launch on a CPU driver (Runner.cpp: countInstructions). Exit status: 0
+// when everything that ran was correct, 1 when a result was wrong or a backend
+// asked for by name is missing, 2 on a usage error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,11 +31,22 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <regex>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
 
 using namespace kiln::bench;
 
@@ -88,6 +101,10 @@ static void usage(FILE *to) {
       "  --plot=FILE.svg|FILE.png   chart of throughput and ratios "
       "(gnuplot)\n"
       "  --list                     print the benchmarks' names and exit\n"
+      "  --count-instructions       count each case's shader instructions in "
+      "one repetition\n"
+      "                             under valgrind's callgrind (lavapipe or "
+      "spirv-cpu)\n"
       "  --mpi[=openmpi|mpich]      run as a rank of an MPI job (default when "
       "mpirun's\n"
       "                             environment is there; Open MPI unless "
@@ -177,6 +194,8 @@ static bool parseOptions(int argc, char **argv, Options &o,
       rest.push_back(argv[i]);
     } else if (std::strcmp(arg, "--list") == 0) {
       o.list = true;
+    } else if (std::strcmp(arg, "--count-instructions") == 0) {
+      o.countInstructions = true;
     } else if (std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0) {
       usage(stdout);
       std::exit(0);
@@ -321,12 +340,125 @@ static bool parseOptions(int argc, char **argv, Options &o,
   }
   if (!outFile.empty())
     (outFormat == "csv" ? o.csv : o.json) = outFile;
+  if (o.countInstructions) {
+    // Counted on CPU drivers only: CUDA's kernels run on the GPU, where
+    // callgrind sees nothing.
+    if (o.backendExplicit && o.backends[0] == "cuda") {
+      std::fprintf(stderr, "kiln-bench: --count-instructions counts the "
+                           "instructions of a CPU driver's shader code; use "
+                           "--backend=vulkan (on a CPU driver such as "
+                           "lavapipe) or --backend=spirv-cpu\n");
+      return false;
+    }
+    if (!o.backendExplicit)
+      o.backends = {"vulkan"};
+    if (o.device.find(',') != std::string::npos) {
+      std::fprintf(stderr, "kiln-bench: --count-instructions counts one "
+                           "device's launches; name one --device\n");
+      return false;
+    }
+    // One repetition is counted after the warm-up; timing under callgrind
+    // means nothing, so one timed repetition is enough.
+    o.reps = 1;
+    o.warmup = 1;
+  }
   std::string why;
   if (!detectMPI(o.mpiOption, o.mpiImplementation, o.mpi, why)) {
     std::fprintf(stderr, "kiln-bench: %s\n", why.c_str());
     return false;
   }
+  if (o.countInstructions && o.mpi) {
+    std::fprintf(stderr, "kiln-bench: --count-instructions runs one process "
+                         "under valgrind, not the ranks of an MPI job\n");
+    return false;
+  }
   return true;
+}
+
+/// --count-instructions outside valgrind: runs this same command under
+/// callgrind, its instrumentation off until each counted repetition
+/// (countInstructions in Runner.cpp), with the profiles in a temporary
+/// directory removed at the end, and returns its exit status. Lavapipe
+/// runs its shaders on the submitting thread (LP_NUM_THREADS=0) and
+/// spirv-cpu on one thread, so that no thread waits by spinning in counted
+/// code.
+static int runUnderCallgrind(int argc, char **argv) {
+  const char *tmp = std::getenv("TMPDIR");
+  std::string pattern =
+      std::string(tmp && *tmp ? tmp : "/tmp") + "/kiln-bench-callgrind-XXXXXX";
+  std::vector<char> dirName(pattern.begin(), pattern.end());
+  dirName.push_back('\0');
+  if (!mkdtemp(dirName.data())) {
+    std::fprintf(stderr, "kiln-bench: cannot make a directory '%s': %s\n",
+                 pattern.c_str(), std::strerror(errno));
+    return 1;
+  }
+  std::string dir = dirName.data();
+  std::string out = dir + "/callgrind.out";
+  std::string outOption = "--callgrind-out-file=" + out;
+  // Names in full in every dump: compressed, a name is written once per
+  // process, in the first dump that meets it, and later dumps name the
+  // object by number only.
+  std::vector<std::string> args = {"valgrind",
+                                   "-q",
+                                   "--tool=callgrind",
+                                   "--instr-atstart=no",
+                                   "--compress-strings=no",
+                                   outOption};
+  for (int i = 0; i < argc; ++i)
+    args.push_back(argv[i]);
+  std::vector<char *> argvOut;
+  for (std::string &a : args)
+    argvOut.push_back(a.data());
+  argvOut.push_back(nullptr);
+  std::fflush(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    std::fprintf(stderr, "kiln-bench: cannot fork: %s\n", std::strerror(errno));
+    return 1;
+  }
+  if (pid == 0) {
+    setenv("KILN_BENCH_CALLGRIND_OUT", out.c_str(), 1);
+    setenv("LP_NUM_THREADS", "0", 1);
+    setenv("KILN_CPU_THREADS", "1", 1);
+    execvp("valgrind", argvOut.data());
+    std::fprintf(stderr,
+                 "kiln-bench: --count-instructions runs kiln-bench under "
+                 "valgrind, which could not be started: %s (install "
+                 "valgrind)\n",
+                 std::strerror(errno));
+    _exit(2);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);
+  if (WIFEXITED(status))
+    return WEXITSTATUS(status);
+  std::fprintf(stderr, "kiln-bench: valgrind ended by signal %d\n",
+               WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  return 1;
+}
+
+/// --count-instructions: each variant's shader instructions per launch,
+/// the reference's first, and each over the reference's.
+static void reportInstructions(const std::vector<Result> &results) {
+  std::printf("\nShader instructions per launch (callgrind, the driver's "
+              "shader code only):\n%-22s %-14s %-10s %-12s %14s %8s\n",
+              "kernel", "variant", "backend", "size", "instructions", "ratio");
+  for (const Result &r : results) {
+    if (std::isnan(r.instructions))
+      continue;
+    char ratio[16] = "";
+    if (!std::isnan(r.instructionRatio))
+      std::snprintf(ratio, sizeof ratio, "%.3f", r.instructionRatio);
+    else if (r.variant == Result::referenceVariant(r.backend))
+      std::snprintf(ratio, sizeof ratio, "ref");
+    std::printf("%-22s %-14s %-10s %-12s %14.0f %8s\n", r.kernel.c_str(),
+                r.variant.c_str(), r.backend.c_str(), r.size.c_str(),
+                r.instructions, ratio);
+  }
 }
 
 int main(int argc, char **argv) {
@@ -334,6 +466,8 @@ int main(int argc, char **argv) {
   std::vector<char *> rest;
   if (!parseOptions(argc, argv, options, rest))
     return 2;
+  if (options.countInstructions && !options.list && !RUNNING_ON_VALGRIND)
+    return runUnderCallgrind(argc, argv);
   if (options.list) {
     // The devices the list names, without opening them; under mpirun the
     // ranks the launcher started, listed once.
@@ -376,6 +510,15 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "kiln-bench: %s skipped: %s\n", backend.c_str(),
                    why.c_str());
       continue;
+    }
+    if (options.countInstructions && rt.backend == "vulkan" && !rt.isCPU) {
+      std::fprintf(stderr,
+                   "kiln-bench: --count-instructions counts the instructions "
+                   "of a CPU driver's shader code, and %s is a GPU; choose a "
+                   "CPU driver (such as lavapipe) with --device, or "
+                   "--backend=spirv-cpu\n",
+                   rt.deviceName.c_str());
+      return 1;
     }
     runtimes.push_back(rt);
   }
@@ -484,6 +627,8 @@ int main(int argc, char **argv) {
   }
   if (!quiet) {
     report(results, runtimes, options);
+    if (options.countInstructions)
+      reportInstructions(results);
     if (!options.plot.empty() && !writePlot(options.plot, results, error)) {
       std::fprintf(stderr, "kiln-bench: %s\n", error.c_str());
       status = 1;

@@ -286,7 +286,10 @@ void report(std::vector<Result> &results, const std::vector<Runtime> &runtimes,
     printTable(sweep, 1, size_t(-1));
   }
 
-  // The goals, checked against this run.
+  // The goals, checked against this run: timings, meaningless under
+  // callgrind (--count-instructions).
+  if (options.countInstructions)
+    return;
   std::vector<std::string> goals;
   auto goal = [&](const std::string &what, double value, double target,
                   bool percent) {

@@ -26,13 +26,21 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <regex>
 #include <unistd.h>
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define KILN_BENCH_HAVE_CALLGRIND 1
+#endif
 
 namespace kiln {
 namespace bench {
@@ -163,7 +171,7 @@ double timeOf(const Run &run, const Samples &samples) {
 } // namespace
 
 Reporter::Reporter(const Options &options, int devices, int ranks, bool quiet)
-    : devices(devices), ranks(ranks) {
+    : devices(devices), ranks(ranks), counting(options.countInstructions) {
   // Under mpirun the standard output is the launcher's pseudo-terminal
   // wherever it goes in the end: no colours.
   bool color = isatty(fileno(stdout)) && ranks == 0;
@@ -241,6 +249,13 @@ void Reporter::flush(const std::map<std::string, const Result *> &rows) {
       if (r) {
         run.counters["ratio_paired"] = value(r->ratioPaired);
         run.counters["ratio_best"] = value(r->ratioBest);
+      }
+      // --count-instructions: the shader instructions of one repetition,
+      // and Kiln's over the reference's (0 where there is none).
+      if (r && counting) {
+        auto count = [](double v) { return std::isnan(v) ? 0.0 : v; };
+        run.counters["instructions"] = count(r->instructions);
+        run.counters["instructions_ratio"] = count(r->instructionRatio);
       }
       // With several devices listed, every row has the multi-device
       // columns; a case on one device has devices 1 and zeros, and the
@@ -347,6 +362,110 @@ template <typename F> std::string guarded(F &&fn) {
 
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// Counting instructions
+//===----------------------------------------------------------------------===//
+
+/// Whether callgrind's object `name` holds shader code: "???" is code
+/// outside any mapped file (a Vulkan driver's JIT-compiled shaders), and
+/// spirv-cpu's kernels are compiled ahead of time into a library of their
+/// own (its runtime's loop over the invocations is not counted).
+static bool isShaderCode(const std::string &name) {
+  return name == "???" ||
+         name.find("/libkiln_bench_spirv_cpu_kernels.") != std::string::npos;
+}
+
+/// The instructions of the cost lines (callgrind's format: the line, then
+/// Ir) of the objects that hold shader code. The line after calls= is a
+/// call's inclusive cost, counted at its callee already.
+static double jitInstructions(std::istream &in) {
+  std::map<std::string, std::string> objects;
+  std::string line, object;
+  bool inclusive = false;
+  double total = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("ob=", 0) == 0) {
+      // "ob=(id) name" names the object; "ob=(id)" repeats it.
+      std::string rest = line.substr(3), id = rest, name;
+      size_t space = rest.find(' ');
+      if (rest.rfind("(", 0) == 0 && space != std::string::npos) {
+        id = rest.substr(0, space);
+        objects[id] = rest.substr(space + 1);
+      } else if (rest.rfind("(", 0) != 0) {
+        objects[id] = rest;
+      }
+      object = objects[id];
+    } else if (line.rfind("calls=", 0) == 0) {
+      inclusive = true;
+    } else if (!line.empty() &&
+               (std::isdigit((unsigned char)line[0]) || line[0] == '+' ||
+                line[0] == '-' || line[0] == '*')) {
+      if (!inclusive && isShaderCode(object)) {
+        size_t space = line.find(' ');
+        if (space != std::string::npos)
+          total += std::strtod(line.c_str() + space + 1, nullptr);
+      }
+      inclusive = false;
+    }
+  }
+  return total;
+}
+
+double countInstructions(const std::function<void()> &fn,
+                         const std::string &name) {
+#ifdef KILN_BENCH_HAVE_CALLGRIND
+  // Set by kiln-bench when it starts itself under callgrind (Main.cpp):
+  // the profile's file, beside which each dump writes "<file>.<number>".
+  // The dump is found by its trigger, a name of its own, not by its
+  // number: callgrind numbers every dump the process makes.
+  static unsigned counted = 0;
+  const char *out = std::getenv("KILN_BENCH_CALLGRIND_OUT");
+  if (!out || !RUNNING_ON_VALGRIND)
+    throw std::runtime_error("not running under kiln-bench's callgrind");
+  std::string trigger = "kiln-bench-count-" + std::to_string(++counted);
+  CALLGRIND_ZERO_STATS;
+  CALLGRIND_START_INSTRUMENTATION;
+  try {
+    fn();
+  } catch (...) {
+    CALLGRIND_STOP_INSTRUMENTATION;
+    throw;
+  }
+  CALLGRIND_STOP_INSTRUMENTATION;
+  CALLGRIND_DUMP_STATS_AT(trigger.c_str());
+  std::filesystem::path file(out);
+  std::string prefix = file.filename().string() + ".";
+  std::string wanted = "desc: Trigger: Client Request: " + trigger;
+  std::error_code ec;
+  for (const auto &entry :
+       std::filesystem::directory_iterator(file.parent_path(), ec)) {
+    if (entry.path().filename().string().rfind(prefix, 0) != 0)
+      continue;
+    std::ifstream in(entry.path());
+    std::string line;
+    bool match = false;
+    // The description lines come before the first cost line.
+    for (int i = 0; i < 32 && std::getline(in, line); ++i)
+      if (line == wanted) {
+        match = true;
+        break;
+      }
+    if (!match)
+      continue;
+    double total = jitInstructions(in);
+    in.close();
+    std::filesystem::remove(entry.path(), ec);
+    return total;
+  }
+  throw std::runtime_error("callgrind wrote no profile for " + name +
+                           " beside '" + file.string() + "'");
+#else
+  (void)fn;
+  (void)name;
+  throw std::runtime_error("kiln-bench was built without valgrind/callgrind.h");
+#endif
+}
+
 bool measureGroup(Runtime &rt, const Options &options, Group &group,
                   Reporter &reporter, Progress &progress,
                   std::vector<Result> &results) {
@@ -370,6 +489,15 @@ bool measureGroup(Runtime &rt, const Options &options, Group &group,
       error = guarded([&] {
         for (unsigned i = 0; i < options.warmup; ++i)
           last = c.repeat();
+        return std::string();
+      });
+    // The shader instructions of one more repetition, the pipelines
+    // compiled and the caches warm.
+    if (error.empty() && options.countInstructions)
+      error = guarded([&] {
+        r.instructions =
+            countInstructions([&] { last = c.repeat(); }, r.name()) /
+            std::max(c.launches, 1u);
         return std::string();
       });
     if (!error.empty()) {
@@ -470,6 +598,12 @@ bool measureGroup(Runtime &rt, const Options &options, Group &group,
     else if (results[i].variant == reference)
       ref = &results[i];
   }
+  // Every variant's instructions over the reference's.
+  if (ref && ref->instructions > 0)
+    for (size_t i = first; i < results.size(); ++i)
+      if (&results[i] != ref && results[i].instructions > 0)
+        results[i].instructionRatio =
+            results[i].instructions / ref->instructions;
   if (kiln && ref) {
     kiln->ratioOf = reference;
     kiln->ratioBest = ref->samples.best() / kiln->samples.best();

@@ -82,7 +82,15 @@ private:
   std::vector<std::vector<Run>> pending;
   bool contextReported = false;
   int devices, ranks;
+  bool counting;
 };
+
+/// Under callgrind (--count-instructions): the instructions executed by
+/// code outside any mapped file (the driver's JIT-compiled shaders) while
+/// `fn` runs, read back from the profile dumped right after it; throws
+/// std::runtime_error when the profile cannot be read.
+double countInstructions(const std::function<void()> &fn,
+                         const std::string &name);
 
 /// Checks the cases of `group`, warms up those that are right, measures
 /// them as described in Runner.cpp and appends a result per case (failed

@@ -27,6 +27,14 @@
 // NOFILE: kiln-bench: cannot write '{{.*}}nodir/out.json'
 // RUN: not env KILN_CUDA_DRIVER=%fake_cuda_driver %kiln_obj_root/bin/kiln-bench --backend=cuda --smoke --filter=nothing-matches 2>&1 | FileCheck %s --check-prefix=NOMATCH
 // NOMATCH: kiln-bench: no benchmark matches --filter='nothing-matches'
+// --count-instructions counts a CPU's instructions: not on CUDA, not on
+// several devices at once, not as ranks of an MPI job.
+// RUN: not %kiln_obj_root/bin/kiln-bench --count-instructions --backend=cuda 2>&1 | FileCheck %s --check-prefix=COUNTCUDA
+// COUNTCUDA: kiln-bench: --count-instructions counts the instructions of a CPU driver's shader code; use --backend=vulkan (on a CPU driver such as lavapipe) or --backend=spirv-cpu
+// RUN: not %kiln_obj_root/bin/kiln-bench --count-instructions --device=0,1 2>&1 | FileCheck %s --check-prefix=COUNTDEVICES
+// COUNTDEVICES: kiln-bench: --count-instructions counts one device's launches; name one --device
+// RUN: not %kiln_obj_root/bin/kiln-bench --count-instructions --mpi 2>&1 | FileCheck %s --check-prefix=COUNTMPI
+// COUNTMPI: kiln-bench: --count-instructions runs one process under valgrind, not the ranks of an MPI job
 // The exit status of a usage error is 2.
 // RUN: %kiln_obj_root/bin/kiln-bench --reps=0 2>/dev/null; test $? -eq 2
 // Under mpirun: an implementation kiln-bench does not speak, and allreduce
