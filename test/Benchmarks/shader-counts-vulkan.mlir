@@ -3,7 +3,8 @@
 // count repeats to the instruction), and every Kiln kernel at the smoke
 // sizes is checked against benchmarks/shader-counts.json: a count more than
 // 1% above the record fails, as does a Kiln/GLSL ratio more than 1% above
-// the recorded one. Lavapipe compiles for the host CPU, so on a CPU or
+// the recorded one or above 1 (every Kiln kernel executes at most glslc's
+// count). Lavapipe compiles for the host CPU, so on a CPU or
 // driver other than the record's only the ratios are compared. After a
 // change meant to move a count: python3 benchmarks/shader_counts.py
 // --backend vulkan --write benchmarks/shader-counts.json
@@ -30,10 +31,9 @@
 // OTHER-NOT: grew: transpose
 // OTHER: grew against the reference: transpose/kiln/96x160
 //
-// Where Kiln stands against glslc: above it on the stream kernels alone
-// (benchmarks/README.md, "Shader instructions").
-// RUN: not %python %kiln_src_root/benchmarks/shader_counts.py --backend vulkan --results %t.json --check %kiln_src_root/benchmarks/shader-counts.json --max-ratio 1.0 | FileCheck %s --check-prefix=RATIO
-// RATIO-NOT: above the reference: {{(fma|reduce|sgemm|transpose|empty)}}
-// RATIO: above the reference: stream_add_f32/kiln/4133
-// RATIO-NOT: above the reference: {{(fma|reduce|sgemm|transpose|empty)}}
-// RATIO: shader_counts.py: 8 problems against the record of vulkan
+// Every Kiln kernel executes at most glslc's count: one that executes
+// more fails, whatever the record says.
+// RUN: %python -c "import json, sys; d = json.load(open(sys.argv[1])); b = [x for x in d['benchmarks'] if x['name'].startswith('stream_triad_f32/kiln/')][0]; b['instructions'] *= 1.001; json.dump(d, open(sys.argv[2], 'w'))" %t.json %t.above.json
+// RUN: not %python %kiln_src_root/benchmarks/shader_counts.py --backend vulkan --results %t.above.json --check %kiln_src_root/benchmarks/shader-counts.json | FileCheck %s --check-prefix=ABOVE
+// ABOVE: above the reference: stream_triad_f32/kiln/4133: 1.0010 of glsl's count
+// ABOVE: shader_counts.py: 1 problems against the record of vulkan

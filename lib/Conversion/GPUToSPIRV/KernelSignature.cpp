@@ -10,12 +10,16 @@
 
 #include "ConversionSteps.h"
 
+#include "kiln/Target/SPIRV/Serialization.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/BitVector.h"
 
 #include <map>
@@ -262,6 +266,68 @@ insertPushConstantFields(gpu::GPUFuncOp fn, const KernelABI &abi, OpBuilder &b,
   return success();
 }
 
+/// Whether the size of dynamic memref argument `i` is read from its binding
+/// (OpArrayLength, as glslc reads `a.length()`) rather than from the push
+/// constants: a one-dimensional memref with the identity layout bound by
+/// descriptor, which the runtime binds from its first element to its last
+/// byte and, empty, with a range under one element (docs/abi.md, "Sizes
+/// read from the binding"). Its elements must be at least 2 bytes (an empty
+/// binding's range of 1 byte reads as length 0 then) and its uses plain
+/// scalar accesses, so that the buffer stays an array of its elements
+/// (vector accesses may make it an array of vectors, whose length is the
+/// size divided by the width), one of them memref.dim; and the index push
+/// constants 32-bit, as OpArrayLength's result is. On lavapipe the pushed
+/// size costs about 4 instructions more per 8-wide block of invocations
+/// than the binding's length (benchmarks/README.md, "Shader
+/// instructions").
+static bool sizeFromBinding(gpu::GPUFuncOp fn, const KernelABI &abi,
+                            unsigned i) {
+  const ArgInfo &a = abi.args[i];
+  auto type = cast<MemRefType>(fn.getArgument(i).getType());
+  if (a.kind != ArgKind::IdentityMemRef || a.rank != 1 ||
+      !type.isDynamicDim(0) || abi.indexBits != 32 ||
+      !type.getLayout().isIdentity())
+    return false;
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() < 16)
+    return false;
+  bool readsSize = false;
+  for (Operation *user : fn.getArgument(i).getUsers()) {
+    if (!isa<memref::LoadOp, memref::StoreOp, memref::DimOp,
+             memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(user))
+      return false;
+    readsSize |= isa<memref::DimOp>(user);
+  }
+  return readsSize;
+}
+
+/// A call of a new array-length stub (kiln/Target/SPIRV/Serialization.h)
+/// on `flat`, whose body returns `pushed`: OpArrayLength of the buffer once
+/// serialized, the pushed size to anything that reads the IR instead.
+static Value callArrayLengthStub(OpBuilder &b, gpu::GPUFuncOp fn,
+                                 BlockArgument flat, Value pushed) {
+  auto module = fn->getParentOfType<gpu::GPUModuleOp>();
+  SymbolTable symbols(module);
+  std::string name;
+  for (unsigned k = 0;; ++k) {
+    name = (kArrayLengthStubPrefix + Twine(k)).str();
+    if (!symbols.lookup(name))
+      break;
+  }
+  Location loc = fn.getLoc();
+  OpBuilder stubBuilder = OpBuilder::atBlockEnd(module.getBody());
+  auto stub =
+      func::FuncOp::create(stubBuilder, loc, name,
+                           b.getFunctionType({flat.getType(), pushed.getType()},
+                                             {pushed.getType()}));
+  stub.setPrivate();
+  Block *body = stub.addEntryBlock();
+  OpBuilder bodyBuilder = OpBuilder::atBlockBegin(body);
+  func::ReturnOp::create(bodyBuilder, loc, body->getArgument(1));
+  return func::CallOp::create(b, loc, stub, ValueRange{flat, pushed})
+      .getResult(0);
+}
+
 /// Rewrites the uses of dynamic memref argument `i` of `fn` into accesses of
 /// its flat buffer `flat`, with the metadata from the push-constant fields in
 /// `fieldValues`.
@@ -299,10 +365,16 @@ flattenMemRefArgument(gpu::GPUFuncOp fn, const KernelABI &abi, unsigned i,
   meta.offset = type.getLayout().isIdentity()
                     ? arith::ConstantIndexOp::create(b, loc, 0).getResult()
                     : index(0);
+  bool fromBinding = sizeFromBinding(fn, abi, i);
   for (unsigned d = 0; d < a.rank; ++d) {
     meta.sizes.push_back(known(type.getDimSize(d), 1 + d));
     meta.strides.push_back(known(staticStrides[d], 1 + a.rank + d));
   }
+  if (fromBinding)
+    meta.sizes[0] = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        callArrayLengthStub(b, fn, flat,
+                            fieldValues[abi.metadataOffset(i) + ib]));
   if (failed(Flattener(flat).rewrite(fn.getArgument(i), meta)))
     return failure();
   return success();

@@ -462,7 +462,10 @@ Status Launcher::bind(const Kernel *kernel, std::vector<BufferArg> &buffers,
     if (b.empty) {
       b.bound.buffer = emptyBuffer.get();
       b.bound.offset = 0;
-      b.bound.range = 16;
+      // One byte, less than any element a kernel reads its size from: a
+      // kernel that reads an empty memref's size from the binding
+      // (OpArrayLength, docs/abi.md) reads 0.
+      b.bound.range = 1;
       continue;
     }
     uintptr_t base = 0;

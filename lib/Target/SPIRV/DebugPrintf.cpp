@@ -8,6 +8,8 @@
 
 #include "kiln/Target/SPIRV/Serialization.h"
 
+#include "Instructions.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -19,23 +21,9 @@ using namespace mlir;
 // The binary rewrite
 //===----------------------------------------------------------------------===//
 
+using namespace kiln::spirv_op;
+
 namespace {
-enum : uint16_t {
-  OpName = 5,
-  OpString = 7,
-  OpExtension = 10,
-  OpExtInstImport = 11,
-  OpExtInst = 12,
-  OpMemoryModel = 14,
-  OpEntryPoint = 15,
-  OpExecutionMode = 16,
-  OpCapability = 17,
-  OpFunction = 54,
-  OpFunctionEnd = 56,
-  OpFunctionCall = 57,
-  OpDecorate = 71,
-  OpExecutionModeId = 331,
-};
 constexpr uint32_t kDebugPrintfInstruction = 1;
 } // namespace
 
@@ -71,25 +59,9 @@ LogicalResult kiln::rewriteDebugPrintfCalls(SmallVectorImpl<uint32_t> &words,
                                             std::string &error) {
   if (formats.empty())
     return success();
-  if (words.size() < 5) {
-    error = "the SPIR-V has no header";
+  SmallVector<SPIRVInstruction> insts;
+  if (failed(splitSPIRVInstructions(words, insts, error)))
     return failure();
-  }
-  struct Inst {
-    size_t at;
-    uint16_t opcode;
-    uint16_t count;
-  };
-  SmallVector<Inst> insts;
-  for (size_t i = 5; i < words.size();) {
-    uint16_t count = words[i] >> 16;
-    if (count == 0 || i + count > words.size()) {
-      error = "malformed instruction at word " + std::to_string(i);
-      return failure();
-    }
-    insts.push_back({i, static_cast<uint16_t>(words[i] & 0xffff), count});
-    i += count;
-  }
 
   // The stubs, by their names; and where the new instructions go.
   llvm::DenseMap<uint32_t, unsigned> stubs;

@@ -225,6 +225,9 @@ LogicalResult kiln::serializeSPIRVWords(spirv::ModuleOp spvModule,
   if (std::string error;
       failed(rewriteDebugPrintfCalls(words, printfFormats, error)))
     return spvModule.emitError("cannot emit debug printf: ") << error;
+  if (std::string error; failed(rewriteArrayLengthCalls(words, error)))
+    return spvModule.emitError("cannot read memref sizes from bindings: ")
+           << error;
   bool dynamicWorkgroup = false;
   if (std::string error;
       failed(specializeDynamicWorkgroupLength(words, dynamicWorkgroup, error)))

@@ -161,6 +161,10 @@ static std::optional<Access> collectAccess(Value root) {
         worklist.push_back(user->getResult(0));
       } else if (user->getName().getStringRef().starts_with("spirv.Atomic")) {
         access.reads = access.writes = true;
+      } else if (auto call = dyn_cast<spirv::FunctionCallOp>(user);
+                 call &&
+                 call.getCallee().starts_with(kiln::kArrayLengthStubPrefix)) {
+        // OpArrayLength once serialized: neither a read nor a write.
       } else {
         return std::nullopt;
       }

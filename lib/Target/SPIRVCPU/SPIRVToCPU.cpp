@@ -160,6 +160,28 @@ static void inlineConstructsWithResults(Operation *root) {
   }
 }
 
+/// The array-length stubs' calls (kiln/Target/SPIRV/Serialization.h) as
+/// the pushed size they are given, which the runtime writes from the same
+/// memref the binding covers, and the stubs gone.
+static void replaceArrayLengthCalls(ModuleOp scratch) {
+  SmallVector<spirv::FunctionCallOp> calls;
+  scratch.walk([&](spirv::FunctionCallOp call) {
+    if (call.getCallee().starts_with(kiln::kArrayLengthStubPrefix))
+      calls.push_back(call);
+  });
+  for (spirv::FunctionCallOp call : calls) {
+    call.getResult(0).replaceAllUsesWith(call.getArguments()[1]);
+    call.erase();
+  }
+  SmallVector<spirv::FuncOp> stubs;
+  scratch.walk([&](spirv::FuncOp fn) {
+    if (fn.getSymName().starts_with(kiln::kArrayLengthStubPrefix))
+      stubs.push_back(fn);
+  });
+  for (spirv::FuncOp fn : stubs)
+    fn.erase();
+}
+
 /// Control barriers and group operations of a scope the runtime runs.
 static LogicalResult checkSupported(spirv::ModuleOp module) {
   WalkResult result = module.walk([&](Operation *op) {
@@ -411,6 +433,7 @@ LogicalResult SPIRVToCPUPass::convertModule(gpu::GPUModuleOp gpuModule) {
   }
   scratch->walk(
       [](spirv::ModuleOp m) { m->removeAttr(kiln::kDebugPrintfFormatsAttr); });
+  replaceArrayLengthCalls(scratch.get());
   inlineConstructsWithResults(scratch.get());
 
   if (failed(lowerToLLVM(scratch.get(), gpuModule, getOperation(), state)))

@@ -112,6 +112,7 @@ def KilnConvertGPUToSPIRV
   }];
   let dependentDialects = ["::mlir::spirv::SPIRVDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect",
                            "::kiln::KilnDialect"];
 }

@@ -35,6 +35,23 @@ rewriteDebugPrintfCalls(llvm::SmallVectorImpl<uint32_t> &words,
                         llvm::ArrayRef<std::string> formats,
                         std::string &error);
 
+/// The name prefix of the array-length stubs: `(buffer, pushed size) ->
+/// size` functions, whose body returns the pushed size, that
+/// kiln-convert-gpu-to-spirv calls for the size of a one-dimensional memref
+/// bound exactly by its descriptor (docs/abi.md); rewriteArrayLengthCalls
+/// turns each call into OpArrayLength of the buffer.
+inline constexpr llvm::StringLiteral kArrayLengthStubPrefix =
+    "__kiln_array_length_";
+
+/// Replaces the calls of the array-length stubs in serialized SPIR-V with
+/// OpArrayLength of their buffer (dropping the pushed size's load and
+/// access chain where nothing else uses them) and removes the stubs and
+/// their function type. Does nothing when there is no stub. Fails, with
+/// `error` set, on SPIR-V it cannot rewrite.
+mlir::LogicalResult
+rewriteArrayLengthCalls(llvm::SmallVectorImpl<uint32_t> &words,
+                        std::string &error);
+
 /// Makes the length of the dynamic workgroup array (an OpConstant of
 /// container::kDynamicWorkgroupLength used as an OpTypeArray's length) an
 /// OpSpecConstant with SpecId container::kDynamicWorkgroupSpecId and default
