@@ -31,6 +31,7 @@ and commit the file with the change.
 """
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -48,14 +49,20 @@ def die(message):
 
 
 def cpu_model():
+    """The CPU's model name and a digest of its feature flags: lavapipe
+    compiles for both."""
+    model, flags = "unknown", ""
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
+                if line.startswith("model name") and model == "unknown":
+                    model = line.split(":", 1)[1].strip()
+                elif line.startswith("flags") and not flags:
+                    flags = " ".join(sorted(line.split(":", 1)[1].split()))
     except OSError:
         pass
-    return "unknown"
+    digest = hashlib.sha256(flags.encode()).hexdigest()[:12]
+    return "%s (flags %s)" % (model, digest)
 
 
 def run_bench(build, backend, out):
