@@ -15,11 +15,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
-#include <cstring>
-
 using namespace mlir;
-
-using namespace kiln::spirv_op;
 
 LogicalResult kiln::rewriteArrayLengthCalls(SmallVectorImpl<uint32_t> &words,
                                             std::string &error) {
@@ -30,11 +26,10 @@ LogicalResult kiln::rewriteArrayLengthCalls(SmallVectorImpl<uint32_t> &words,
   // The stubs, by the names the serializer gives them.
   llvm::DenseSet<uint32_t> stubs;
   for (const SPIRVInstruction &inst : insts) {
-    if (inst.opcode != OpName || inst.count < 3)
+    if (inst.opcode != SpvOpName || inst.count < 3)
       continue;
-    const char *begin = reinterpret_cast<const char *>(&words[inst.at + 2]);
-    StringRef name(begin, strnlen(begin, (inst.count - 2) * 4));
-    if (name.starts_with(kArrayLengthStubPrefix))
+    if (readSPIRVString(words, inst.at + 2, inst.at + inst.count)
+            .starts_with(kArrayLengthStubPrefix))
       stubs.insert(words[inst.at + 1]);
   }
   if (stubs.empty())
@@ -49,7 +44,7 @@ LogicalResult kiln::rewriteArrayLengthCalls(SmallVectorImpl<uint32_t> &words,
       ++mentions[words[inst.at + k]];
   llvm::DenseMap<uint32_t, size_t> definedBy;
   for (auto [index, inst] : llvm::enumerate(insts))
-    if ((inst.opcode == OpLoad || inst.opcode == OpAccessChain) &&
+    if ((inst.opcode == SpvOpLoad || inst.opcode == SpvOpAccessChain) &&
         inst.count >= 4)
       definedBy[words[inst.at + 2]] = index;
 
@@ -58,10 +53,10 @@ LogicalResult kiln::rewriteArrayLengthCalls(SmallVectorImpl<uint32_t> &words,
   llvm::DenseSet<size_t> dropped;
   llvm::DenseSet<uint32_t> stubTypes;
   for (const SPIRVInstruction &inst : insts) {
-    if (inst.opcode == OpFunction && inst.count >= 5 &&
+    if (inst.opcode == SpvOpFunction && inst.count >= 5 &&
         stubs.contains(words[inst.at + 2]))
       stubTypes.insert(words[inst.at + 4]);
-    if (inst.opcode != OpFunctionCall || !stubs.contains(words[inst.at + 3]))
+    if (inst.opcode != SpvOpFunctionCall || !stubs.contains(words[inst.at + 3]))
       continue;
     if (inst.count != 6) {
       error = "an array-length stub call without its two arguments";
@@ -69,19 +64,20 @@ LogicalResult kiln::rewriteArrayLengthCalls(SmallVectorImpl<uint32_t> &words,
     }
     uint32_t size = words[inst.at + 5];
     auto load = definedBy.find(size);
-    if (load == definedBy.end() || insts[load->second].opcode != OpLoad ||
+    if (load == definedBy.end() || insts[load->second].opcode != SpvOpLoad ||
         mentions[size] != 2)
       continue;
     dropped.insert(load->second);
     uint32_t pointer = words[insts[load->second].at + 3];
     auto chain = definedBy.find(pointer);
     if (chain != definedBy.end() &&
-        insts[chain->second].opcode == OpAccessChain && mentions[pointer] == 2)
+        insts[chain->second].opcode == SpvOpAccessChain &&
+        mentions[pointer] == 2)
       dropped.insert(chain->second);
   }
   // A stub's function type goes with it where no other function has it.
   for (const SPIRVInstruction &inst : insts)
-    if (inst.opcode == OpFunction && inst.count >= 5 &&
+    if (inst.opcode == SpvOpFunction && inst.count >= 5 &&
         !stubs.contains(words[inst.at + 2]))
       stubTypes.erase(words[inst.at + 4]);
 
@@ -90,24 +86,24 @@ LogicalResult kiln::rewriteArrayLengthCalls(SmallVectorImpl<uint32_t> &words,
   for (auto [index, inst] : llvm::enumerate(insts)) {
     ArrayRef<uint32_t> w(words.data() + inst.at, inst.count);
     if (inStub) {
-      inStub = inst.opcode != OpFunctionEnd;
+      inStub = inst.opcode != SpvOpFunctionEnd;
       continue;
     }
-    if (inst.opcode == OpFunction && stubs.contains(w[2])) {
+    if (inst.opcode == SpvOpFunction && stubs.contains(w[2])) {
       inStub = true;
       continue;
     }
-    if ((inst.opcode == OpName || inst.opcode == OpDecorate) &&
+    if ((inst.opcode == SpvOpName || inst.opcode == SpvOpDecorate) &&
         stubs.contains(w[1]))
       continue;
-    if (inst.opcode == OpTypeFunction && stubTypes.contains(w[1]))
+    if (inst.opcode == SpvOpTypeFunction && stubTypes.contains(w[1]))
       continue;
     if (dropped.contains(index))
       continue;
-    if (inst.opcode == OpFunctionCall && stubs.contains(w[3])) {
+    if (inst.opcode == SpvOpFunctionCall && stubs.contains(w[3])) {
       // OpArrayLength result-type result structure 0: the buffer's struct
       // has the run-time array as its only member.
-      out.append({(5u << 16) | OpArrayLength, w[1], w[2], w[4], 0});
+      out.append({(5u << 16) | SpvOpArrayLength, w[1], w[2], w[4], 0});
       continue;
     }
     out.append(w.begin(), w.end());

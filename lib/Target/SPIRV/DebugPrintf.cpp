@@ -21,8 +21,6 @@ using namespace mlir;
 // The binary rewrite
 //===----------------------------------------------------------------------===//
 
-using namespace kiln::spirv_op;
-
 namespace {
 constexpr uint32_t kDebugPrintfInstruction = 1;
 } // namespace
@@ -33,14 +31,6 @@ static void appendString(SmallVectorImpl<uint32_t> &out, StringRef s) {
   size_t at = out.size();
   out.append(words, 0);
   std::memcpy(out.data() + at, s.data(), s.size());
-}
-
-/// The literal string that starts at `words[at]` of an instruction ending
-/// before `end`.
-static StringRef readString(ArrayRef<uint32_t> words, size_t at, size_t end) {
-  const char *begin = reinterpret_cast<const char *>(words.data() + at);
-  size_t max = (end - at) * 4;
-  return StringRef(begin, strnlen(begin, max));
 }
 
 static void appendInstruction(SmallVectorImpl<uint32_t> &out, uint16_t opcode,
@@ -68,23 +58,24 @@ LogicalResult kiln::rewriteDebugPrintfCalls(SmallVectorImpl<uint32_t> &words,
   size_t afterExtensions = 0, afterImports = 0, afterHeader = 0;
   for (auto [index, inst] : llvm::enumerate(insts)) {
     switch (inst.opcode) {
-    case OpCapability:
-    case OpExtension:
+    case SpvOpCapability:
+    case SpvOpExtension:
       afterExtensions = index;
       [[fallthrough]];
-    case OpExtInstImport:
+    case SpvOpExtInstImport:
       afterImports = index;
       [[fallthrough]];
-    case OpMemoryModel:
-    case OpEntryPoint:
-    case OpExecutionMode:
-    case OpExecutionModeId:
+    case SpvOpMemoryModel:
+    case SpvOpEntryPoint:
+    case SpvOpExecutionMode:
+    case SpvOpExecutionModeId:
       afterHeader = index;
       break;
-    case OpName: {
+    case SpvOpName: {
       if (inst.count < 3)
         break;
-      StringRef name = readString(words, inst.at + 2, inst.at + inst.count);
+      StringRef name =
+          readSPIRVString(words, inst.at + 2, inst.at + inst.count);
       unsigned k;
       if (name.consume_front(kDebugPrintfStubPrefix) &&
           !name.getAsInteger(10, k) && k < formats.size())
@@ -115,34 +106,35 @@ LogicalResult kiln::rewriteDebugPrintfCalls(SmallVectorImpl<uint32_t> &words,
     bool keep = true;
     if (inStub) {
       keep = false;
-      inStub = inst.opcode != OpFunctionEnd;
-    } else if (inst.opcode == OpFunction && inst.count >= 3 &&
+      inStub = inst.opcode != SpvOpFunctionEnd;
+    } else if (inst.opcode == SpvOpFunction && inst.count >= 3 &&
                stubs.count(w[2])) {
       keep = false;
       inStub = true;
     }
-    if ((inst.opcode == OpName || inst.opcode == OpDecorate) &&
+    if ((inst.opcode == SpvOpName || inst.opcode == SpvOpDecorate) &&
         inst.count >= 2 && stubs.count(w[1]))
       keep = false;
-    if (keep && inst.opcode == OpFunctionCall && inst.count >= 4 &&
+    if (keep && inst.opcode == SpvOpFunctionCall && inst.count >= 4 &&
         stubs.count(w[3])) {
       SmallVector<uint32_t> operands = {w[1], w[2], importId,
                                         kDebugPrintfInstruction,
                                         firstStringId + stubs[w[3]]};
       operands.append(w.begin() + 4, w.end());
-      appendInstruction(out, OpExtInst, operands);
+      appendInstruction(out, SpvOpExtInst, operands);
       keep = false;
     }
     if (keep)
       out.append(w.begin(), w.end());
     if (index == afterExtensions && needExtension)
-      appendInstruction(out, OpExtension, {}, "SPV_KHR_non_semantic_info");
+      appendInstruction(out, SpvOpExtension, {}, "SPV_KHR_non_semantic_info");
     if (index == afterImports)
-      appendInstruction(out, OpExtInstImport, {importId},
+      appendInstruction(out, SpvOpExtInstImport, {importId},
                         "NonSemantic.DebugPrintf");
     if (index == afterHeader)
       for (auto [k, format] : llvm::enumerate(formats))
-        appendInstruction(out, OpString, {firstStringId + uint32_t(k)}, format);
+        appendInstruction(out, SpvOpString, {firstStringId + uint32_t(k)},
+                          format);
   }
   if (inStub) {
     error = "a debug printf stub function has no end";

@@ -1,8 +1,9 @@
-//===- Instructions.h - Serialized SPIR-V split into instructions -*- C++ -*-===//
+//===- Instructions.h - Serialized SPIR-V split into instructions -*- C++
+//-*-===//
 //
 // What the rewrites of serialized SPIR-V (DebugPrintf.cpp, ArrayLength.cpp)
 // walk: the instructions after the header, each one's first word, opcode
-// and word count.
+// (SPIRV-Headers' SpvOp numbers) and word count, and their literal strings.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,36 +13,15 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <spirv/unified1/spirv.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 namespace kiln {
-
-/// The opcodes the rewrites read or write (the SPIR-V specification's
-/// numbers).
-namespace spirv_op {
-enum : uint16_t {
-  OpName = 5,
-  OpString = 7,
-  OpExtension = 10,
-  OpExtInstImport = 11,
-  OpExtInst = 12,
-  OpMemoryModel = 14,
-  OpEntryPoint = 15,
-  OpExecutionMode = 16,
-  OpCapability = 17,
-  OpTypeFunction = 33,
-  OpFunction = 54,
-  OpFunctionEnd = 56,
-  OpFunctionCall = 57,
-  OpLoad = 61,
-  OpAccessChain = 65,
-  OpArrayLength = 68,
-  OpDecorate = 71,
-  OpExecutionModeId = 331,
-};
-} // namespace spirv_op
 
 struct SPIRVInstruction {
   size_t at;
@@ -70,6 +50,14 @@ splitSPIRVInstructions(llvm::ArrayRef<uint32_t> words,
     i += count;
   }
   return mlir::success();
+}
+
+/// The literal string that starts at `words[at]` of an instruction ending
+/// before `end` (a NUL-terminated UTF-8 string padded to whole words).
+inline llvm::StringRef readSPIRVString(llvm::ArrayRef<uint32_t> words,
+                                       size_t at, size_t end) {
+  const char *begin = reinterpret_cast<const char *>(words.data() + at);
+  return llvm::StringRef(begin, strnlen(begin, (end - at) * 4));
 }
 
 } // namespace kiln
