@@ -442,7 +442,7 @@ static int runUnderCallgrind(int argc, char **argv) {
 }
 
 /// --count-instructions: each variant's shader instructions per launch,
-/// the reference's first, and each over the reference's.
+/// and each over its reference's ("ref" on the reference's own row).
 static void reportInstructions(const std::vector<Result> &results) {
   std::printf("\nShader instructions per launch (callgrind, the driver's "
               "shader code only):\n%-22s %-14s %-10s %-12s %14s %8s\n",

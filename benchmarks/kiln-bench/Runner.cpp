@@ -250,8 +250,8 @@ void Reporter::flush(const std::map<std::string, const Result *> &rows) {
         run.counters["ratio_paired"] = value(r->ratioPaired);
         run.counters["ratio_best"] = value(r->ratioBest);
       }
-      // --count-instructions: the shader instructions of one repetition,
-      // and Kiln's over the reference's (0 where there is none).
+      // --count-instructions: the shader instructions per launch, and this
+      // variant's over the reference's (0 where there is none).
       if (r && counting) {
         auto count = [](double v) { return std::isnan(v) ? 0.0 : v; };
         run.counters["instructions"] = count(r->instructions);
@@ -376,25 +376,17 @@ static bool isShaderCode(const std::string &name) {
 }
 
 /// The instructions of the cost lines (callgrind's format: the line, then
-/// Ir) of the objects that hold shader code. The line after calls= is a
-/// call's inclusive cost, counted at its callee already.
+/// Ir) of the objects that hold shader code. kiln-bench runs callgrind with
+/// --compress-strings=no, so that every "ob=" line names its object in
+/// full. The line after calls= is a call's inclusive cost, counted at its
+/// callee already.
 static double jitInstructions(std::istream &in) {
-  std::map<std::string, std::string> objects;
   std::string line, object;
   bool inclusive = false;
   double total = 0;
   while (std::getline(in, line)) {
     if (line.rfind("ob=", 0) == 0) {
-      // "ob=(id) name" names the object; "ob=(id)" repeats it.
-      std::string rest = line.substr(3), id = rest, name;
-      size_t space = rest.find(' ');
-      if (rest.rfind("(", 0) == 0 && space != std::string::npos) {
-        id = rest.substr(0, space);
-        objects[id] = rest.substr(space + 1);
-      } else if (rest.rfind("(", 0) != 0) {
-        objects[id] = rest;
-      }
-      object = objects[id];
+      object = line.substr(3);
     } else if (line.rfind("calls=", 0) == 0) {
       inclusive = true;
     } else if (!line.empty() &&

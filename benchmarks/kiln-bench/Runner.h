@@ -85,10 +85,11 @@ private:
   bool counting;
 };
 
-/// Under callgrind (--count-instructions): the instructions executed by
-/// code outside any mapped file (the driver's JIT-compiled shaders) while
-/// `fn` runs, read back from the profile dumped right after it; throws
-/// std::runtime_error when the profile cannot be read.
+/// Under callgrind (--count-instructions): the instructions the shader
+/// code executed while `fn` ran (code outside any mapped file, a Vulkan
+/// driver's JIT-compiled shaders, or spirv-cpu's kernel library), read
+/// back from the profile dumped right after it; throws std::runtime_error
+/// when the profile cannot be read.
 double countInstructions(const std::function<void()> &fn,
                          const std::string &name);
 
