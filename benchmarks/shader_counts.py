@@ -121,8 +121,9 @@ def check(record, counts, device, backend, tolerance, max_ratio):
         die("the record has no counts for %s (record them with --write)" %
             backend)
     recorded = entry["counts"]
+    cpu = cpu_model()
     same_machine = backend != "vulkan" or (
-        entry.get("device") == device and entry.get("cpu") == cpu_model())
+        entry.get("device") == device and entry.get("cpu") == cpu)
     problems = []
     for name in sorted(set(recorded) | set(counts)):
         if name not in counts:
@@ -133,7 +134,7 @@ def check(record, counts, device, backend, tolerance, max_ratio):
     if not same_machine:
         print("shader_counts.py: recorded on %s, %s; this is %s, %s: "
               "comparing Kiln's counts over the references' only" %
-              (entry.get("device"), entry.get("cpu"), device, cpu_model()))
+              (entry.get("device"), entry.get("cpu"), device, cpu))
     else:
         for name in sorted(set(recorded) & set(counts)):
             if name.split("/")[1] not in KILN_VARIANTS:
@@ -144,8 +145,7 @@ def check(record, counts, device, backend, tolerance, max_ratio):
                                 (name, now, was, 100.0 * (now - was) / was))
     recorded_ratios = ratios(recorded, backend)
     for name, ratio in sorted(ratios(counts, backend).items()):
-        if (max_ratio is not None and name.split("/")[1] == "kiln" and
-                ratio > max_ratio):
+        if name.split("/")[1] == "kiln" and ratio > max_ratio:
             problems.append("above the reference: %s: %.4f of %s's count" %
                             (name, ratio, REFERENCE[backend]))
         was = recorded_ratios.get(name)
