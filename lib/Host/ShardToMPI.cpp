@@ -39,7 +39,7 @@ static LogicalResult checkShardOp(Operation *op,
   auto gridName = op->getAttrOfType<FlatSymbolRefAttr>("grid");
   if (!gridName)
     return success();
-  auto grid = symbols.lookupNearestSymbolFrom<shard::GridOp>(op, gridName);
+  shard::GridOp grid = shard::getGridOrNull(op, gridName, symbols);
   if (!grid)
     return op->emitError("'") << op->getName() << "' names " << gridName
                               << ", which is not a shard.grid";
@@ -102,20 +102,20 @@ public:
     ModuleOp module = getOperation();
     // convert-shard-to-mpi also folds and simplifies the whole module:
     // only where it has something to lower.
-    bool hasCommunication = false;
+    // Each shard op is checked on the way (checkShardOp).
+    bool hasCommunication = false, bad = false;
+    SymbolTableCollection symbols;
     module.walk([&](Operation *op) {
-      if (isShardOp(op) && !isa<shard::GridOp>(op))
+      if (!isShardOp(op))
+        return;
+      if (!isa<shard::GridOp>(op))
         hasCommunication = true;
+      if (failed(checkShardOp(op, symbols)))
+        bad = true;
     });
+    if (bad)
+      return signalPassFailure();
     if (hasCommunication) {
-      SymbolTableCollection symbols;
-      bool bad = false;
-      module.walk([&](Operation *op) {
-        if (isShardOp(op) && failed(checkShardOp(op, symbols)))
-          bad = true;
-      });
-      if (bad)
-        return signalPassFailure();
       // Upstream's pass reports a shard op it has no pattern for as "failed
       // to legalize" and succeeds anyway; the walk below reports it, saying
       // what convert-shard-to-mpi does lower.
